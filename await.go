@@ -1,0 +1,35 @@
+package task
+
+import "context"
+
+// awaitCores is the slow path of every AwaitN: it waits for each task in
+// turn (waiting for all of them is waiting for each), returns the context's
+// error as soon as ctx is done first, and otherwise joins the outcomes in
+// argument order, raising panics and Goexit.
+func awaitCores(ctx context.Context, cs []*core) error {
+	for _, c := range cs {
+		if err := c.block(ctx); err != nil {
+			return err
+		}
+	}
+	var f failures
+	for i, c := range cs {
+		f.addTask(i, c)
+	}
+	return f.result(ctx)
+}
+
+// settled is the value of t for the Settled option: what its function
+// produced if it has completed, else the zero value.
+func (t *Task[T]) settled() T {
+	if st := t.state.Load(); st == succeeded || st == failed {
+		return t.val
+	}
+	var zero T
+	return zero
+}
+
+// nilArg panics for a nil argument of a call, in the caller's goroutine.
+func nilArg(fn, arg string) {
+	panic("task: " + fn + ": " + arg + " is nil")
+}

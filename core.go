@@ -1,0 +1,108 @@
+package task
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// The states of a task. A task leaves pending once and never changes again.
+const (
+	pending   uint32 = iota
+	succeeded        // err == nil
+	failed           // err != nil, an ordinary error
+	panicked         // err is a *PanicError
+	exited           // the function called runtime.Goexit; err is ErrGoexit
+)
+
+// closed is returned by Done for every completed task, so Done on a
+// completed task allocates nothing.
+var closed = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
+
+// core is the part of a task that does not depend on its value type.
+type core struct {
+	state atomic.Uint32  // pending until err (and the value) are written; then fixed
+	wg    sync.WaitGroup // counter is 1 while pending; waiters with no ctx.Done block here
+	mu    sync.Mutex     // guards ch and the transition out of pending
+	ch    chan struct{}  // made by the first Done or cancellable wait while pending; closed on completion
+	err   error          // written once, before state leaves pending
+	orph  *orphan        // set once, before state becomes panicked, for tasks started by Go
+}
+
+// finish publishes the outcome. The caller holds c.mu and has written the
+// value and c.err; finish releases c.mu.
+func (c *core) finish(st uint32) {
+	c.state.Store(st)
+	if c.ch != nil {
+		close(c.ch)
+	}
+	c.mu.Unlock()
+	c.wg.Done()
+}
+
+// doneChan is the slow path of Done.
+func (c *core) doneChan() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state.Load() != pending {
+		return closed
+	}
+	if c.ch == nil {
+		c.ch = make(chan struct{})
+	}
+	return c.ch
+}
+
+// block waits until the task completes or ctx is done, and returns the
+// context's error in the second case. A completed task wins over a done ctx.
+func (c *core) block(ctx context.Context) error {
+	if c.state.Load() != pending {
+		return nil
+	}
+	d := ctx.Done()
+	if d == nil {
+		// No way to give up: block on the WaitGroup, which costs no allocation.
+		c.wg.Wait()
+	} else {
+		select {
+		case <-c.doneChan():
+		case <-d:
+			if c.state.Load() == pending {
+				return contextError(ctx)
+			}
+		}
+	}
+	if c.state.Load() == pending {
+		panic("task: wait on a Task that was not made by Go, FromResult, FromError or NewSource")
+	}
+	return nil
+}
+
+// outcome reports how a completed task ended, for joining with others.
+func (c *core) outcome() outcome {
+	return outcome{state: c.state.Load(), err: c.err}
+}
+
+// raise reproduces an abnormal end of a completed task in the caller:
+// it re-panics with the *PanicError or calls runtime.Goexit.
+func (c *core) raise() {
+	switch c.state.Load() {
+	case panicked:
+		c.observe()
+		panic(c.err)
+	case exited:
+		runtime.Goexit()
+	}
+}
+
+// observe records that a panic has been passed on to a waiter.
+func (c *core) observe() {
+	if c.orph != nil {
+		c.orph.observed.Store(true)
+	}
+}

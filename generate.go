@@ -1,0 +1,3 @@
+package task
+
+//go:generate go run gen.go

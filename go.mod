@@ -1,0 +1,3 @@
+module github.com/tasktuple/task
+
+go 1.26

@@ -1,0 +1,170 @@
+package task
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A group runs the functions of one RunN call. Unless the call keeps going,
+// it is also the context those functions get: a child of the caller's ctx
+// that is canceled when the first function fails, and when RunN returns.
+//
+// The child is made only when a function first looks at it (Done, Value, or
+// Err once canceled), so functions that never look cost no allocation for it.
+type group struct {
+	wg     sync.WaitGroup
+	parent context.Context
+	outs   []outcome // one per function; outs[i] written only by function i, read after wg.Wait
+	opts   Option
+
+	ready  atomic.Bool // child and cancel are set
+	failed atomic.Bool // first is set
+	mu     sync.Mutex  // guards child, cancel and first
+	child  context.Context
+	cancel context.CancelCauseFunc
+	first  error // the cause of cancellation: the first failure, or context.Canceled once RunN returns
+}
+
+// init prepares g for n functions whose outcomes go to outs.
+func (g *group) init(parent context.Context, o Option, outs []outcome) {
+	g.parent = parent
+	g.opts = o
+	g.outs = outs
+	g.wg.Add(len(outs))
+}
+
+// ctx is the context the functions get.
+func (g *group) ctx() context.Context {
+	if g.opts&KeepGoing != 0 {
+		return g.parent
+	}
+	return g
+}
+
+// spawned runs function i of the group in a goroutine that RunN started.
+func spawned[T any](g *group, i int, fn func(context.Context) (T, error), v *T) {
+	g.outs[i].state = exited // stays so if fn calls runtime.Goexit
+	defer g.finish(i)
+	invoke(g.ctx(), fn, v, &g.outs[i])
+}
+
+// local runs the last function on the caller's goroutine. If that function
+// calls runtime.Goexit, the caller's goroutine is unwinding: local still
+// waits for the other functions before letting it go on, and raises their
+// panics if any.
+func local[T any](g *group, i int, fn func(context.Context) (T, error), v *T) {
+	g.outs[i].state = exited
+	defer func() {
+		if g.outs[i].state == exited {
+			g.finish(i)
+			// Raise a sibling's panic; otherwise let the Goexit go on.
+			if f, err := g.join(); f.panicked {
+				panic(err)
+			}
+		}
+	}()
+	invoke(g.ctx(), fn, v, &g.outs[i])
+	g.finish(i)
+}
+
+// finish records the end of function i: marks a cancellation induced by
+// the group or by the parent, starts the fail-fast cancellation, and counts
+// the function as done.
+func (g *group) finish(i int) {
+	o := &g.outs[i]
+	switch o.state {
+	case exited:
+		o.err = ErrGoexit
+	case failed:
+		var cause error
+		if g.failed.Load() {
+			cause = g.first // written before failed was set
+		}
+		if (cause != nil || g.parent.Err() != nil) && isCancellation(o.err, cause) {
+			o.induced = true
+		}
+	}
+	if o.state != succeeded && g.opts&KeepGoing == 0 {
+		g.fail(o.err)
+	}
+	g.wg.Done()
+}
+
+// fail cancels the child context with cause, if this is the first failure.
+func (g *group) fail(cause error) {
+	if g.failed.Load() {
+		return
+	}
+	g.mu.Lock()
+	if g.first == nil {
+		g.first = cause
+		g.failed.Store(true)
+		if g.cancel != nil {
+			g.cancel(cause)
+		}
+	}
+	g.mu.Unlock()
+}
+
+// wait waits for every function, cancels the child context, and returns the
+// joined error, raising panics and Goexit.
+func (g *group) wait() error {
+	f, err := g.join()
+	f.raise(err)
+	return err
+}
+
+// join waits for every function, cancels the child context, and joins the
+// outcomes.
+func (g *group) join() (failures, error) {
+	g.wg.Wait()
+	if g.opts&KeepGoing == 0 {
+		g.fail(context.Canceled)
+	}
+	var f failures
+	for i, o := range g.outs {
+		f.add(i, o)
+	}
+	return f, f.err(g.parent)
+}
+
+// childCtx returns the child context, making it on first use.
+func (g *group) childCtx() context.Context {
+	if g.ready.Load() {
+		return g.child
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.child == nil {
+		g.child, g.cancel = context.WithCancelCause(g.parent)
+		if g.first != nil {
+			g.cancel(g.first)
+		}
+		g.ready.Store(true)
+	}
+	return g.child
+}
+
+// Deadline is the parent's deadline.
+func (g *group) Deadline() (time.Time, bool) { return g.parent.Deadline() }
+
+// Done returns the child context's Done channel.
+func (g *group) Done() <-chan struct{} { return g.childCtx().Done() }
+
+// Err is the child context's error. Until a function has failed it is the
+// parent's, and no child is made for it.
+func (g *group) Err() error {
+	if g.ready.Load() || g.failed.Load() {
+		return g.childCtx().Err()
+	}
+	return g.parent.Err()
+}
+
+// Value looks key up in the child context, which also answers
+// [context.Cause] with the first failure.
+func (g *group) Value(key any) any { return g.childCtx().Value(key) }
+
+// String names the context for debugging.
+func (g *group) String() string { return "task.RunN context" }

@@ -1,0 +1,184 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync/atomic"
+	"testing"
+)
+
+// point is a struct value type for test positions.
+type point struct{ X, Y int }
+
+// val is the value position i (1-based) produces, distinct per position and
+// per type.
+func val[T any](i int) T {
+	var v T
+	switch p := any(&v).(type) {
+	case *int:
+		*p = 100 + i
+	case *string:
+		*p = "s" + strconv.Itoa(i)
+	case *float64:
+		*p = float64(i) + 0.5
+	case *point:
+		*p = point{i, -i}
+	default:
+		panic(fmt.Sprintf("val: no value for %T", v))
+	}
+	return v
+}
+
+// posErr is the error position i fails with.
+type posErr struct{ i int }
+
+func (e posErr) Error() string { return "failure " + strconv.Itoa(e.i) }
+
+// kind is what a slot's function or task does.
+type kind int
+
+const (
+	kValue     kind = iota // returns val(i), nil
+	kError                 // returns val(i), posErr{i}
+	kPanic                 // panic("boom i")
+	kPanicErr              // panic(posErr{i})
+	kPanicNil              // panic(nil)
+	kGoexit                // runtime.Goexit()
+	kWaitCtx               // waits for ctx.Done, returns val(i), ctx.Err()
+	kNil                   // the function or task is nil
+	kCompleted             // a task made by FromResult (await only)
+	kSource                // a task completed by the test through slot.complete (await only)
+)
+
+var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source"}
+
+func (k kind) String() string { return kindNames[k] }
+
+// A slot drives one position of a call under test.
+type slot struct {
+	i    int           // 1-based position
+	kind kind          //
+	gate chan struct{} // if not nil, the function waits for it to be closed first
+
+	calls    atomic.Int32                    // times the function was called
+	returned chan struct{}                   // closed when the function returns (or unwinds)
+	ctx      atomic.Pointer[context.Context] // the context the function got
+	complete func(ok bool)                   // for kSource: completes the task with val or posErr
+}
+
+func newSlots(n int, k kind) []*slot {
+	sl := make([]*slot, n)
+	for i := range sl {
+		sl[i] = &slot{i: i + 1, kind: k, returned: make(chan struct{})}
+	}
+	return sl
+}
+
+// fnFor returns the function of slot s, with value type T.
+func fnFor[T any](s *slot) func(context.Context) (T, error) {
+	if s.kind == kNil {
+		return nil
+	}
+	return func(ctx context.Context) (T, error) {
+		s.calls.Add(1)
+		s.ctx.Store(&ctx)
+		defer close(s.returned)
+		if s.gate != nil {
+			<-s.gate
+		}
+		switch s.kind {
+		case kError:
+			return val[T](s.i), posErr{s.i}
+		case kPanic:
+			panic("boom " + strconv.Itoa(s.i))
+		case kPanicErr:
+			panic(posErr{s.i})
+		case kPanicNil:
+			panic(nil) //nolint:govet // the point of the test
+		case kGoexit:
+			runtime.Goexit()
+		case kWaitCtx:
+			<-ctx.Done()
+			return val[T](s.i), ctx.Err()
+		}
+		return val[T](s.i), nil
+	}
+}
+
+// taskFor returns the task of slot s, with value type T.
+func taskFor[T any](ctx context.Context, s *slot) *Task[T] {
+	switch s.kind {
+	case kNil:
+		return nil
+	case kCompleted:
+		return FromResult(val[T](s.i))
+	case kSource:
+		src := NewSource[T]()
+		s.complete = func(ok bool) {
+			if ok {
+				src.Complete(val[T](s.i), nil)
+			} else {
+				src.Complete(val[T](s.i), posErr{s.i})
+			}
+		}
+		return src.Task()
+	}
+	return Go(ctx, fnFor[T](s))
+}
+
+// immediate returns at once without looking at its context.
+func immediate[T any](context.Context) (T, error) {
+	var v T
+	return v, nil
+}
+
+// checksCtx looks at its context, as a function doing I/O would.
+func checksCtx[T any](ctx context.Context) (T, error) {
+	var v T
+	select {
+	case <-ctx.Done():
+		return v, ctx.Err()
+	default:
+		return v, nil
+	}
+}
+
+// arity holds the generated adapters for one N (see zarity_test.go).
+type arity struct {
+	n            int
+	await        func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error)
+	run          func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error)
+	allocsAwait  func() float64
+	allocsRun    func() float64
+	benchAwait   func(b *testing.B)
+	benchGoAwait func(b *testing.B)
+	benchRun     func(b *testing.B, usesCtx bool)
+}
+
+// wantValue is what position i of arity n yields.
+func wantValue(n, i int) any {
+	switch (i - 1) % 4 {
+	case 0:
+		return val[int](i)
+	case 1:
+		return val[string](i)
+	case 2:
+		return val[float64](i)
+	}
+	return val[point](i)
+}
+
+// zeroValue is the zero value of position i's type.
+func zeroValue(i int) any {
+	switch (i - 1) % 4 {
+	case 0:
+		return 0
+	case 1:
+		return ""
+	case 2:
+		return 0.0
+	}
+	return point{}
+}

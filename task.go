@@ -1,0 +1,191 @@
+package task
+
+import (
+	"context"
+	"runtime/debug"
+)
+
+// A Task is a value of type T and an error that become available once,
+// when the work that produces them ends. Tasks are made by [Go],
+// [FromResult], [FromError] and [NewSource]; the zero Task is not usable,
+// and a Task must not be copied.
+//
+// Any number of goroutines may wait for a Task, any number of times; all of
+// them see the same value and error. The completion of a task synchronizes
+// before the return of every Wait, TryWait or await that observes it.
+type Task[T any] struct {
+	core
+	val T // written once, before state leaves pending
+}
+
+// Go starts fn(ctx) in a new goroutine and returns the Task that completes
+// with its results. A panic in fn, or a call to [runtime.Goexit], completes
+// the task too: see the package documentation on panics.
+//
+// Go does not cancel ctx: fn sees ctx unchanged and is expected to give up
+// when it is done.
+func Go[T any](ctx context.Context, fn func(context.Context) (T, error)) *Task[T] {
+	if ctx == nil {
+		panic("task: Go: ctx is nil")
+	}
+	if fn == nil {
+		panic("task: Go: fn is nil")
+	}
+	t := new(Task[T])
+	t.wg.Add(1)
+	go t.run(ctx, fn)
+	return t
+}
+
+func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error)) {
+	var v T
+	o := outcome{state: exited} // stays so if fn calls runtime.Goexit
+	defer func() {
+		if o.state == panicked {
+			t.orph = watchOrphan(t, o.err.(*PanicError))
+		}
+		t.complete(v, o)
+	}()
+	invoke(ctx, fn, &v, &o)
+}
+
+// FromResult returns a Task that has already completed with v.
+func FromResult[T any](v T) *Task[T] {
+	t := &Task[T]{val: v}
+	t.state.Store(succeeded)
+	return t
+}
+
+// FromError returns a Task that has already failed with err. It panics if
+// err is nil.
+func FromError[T any](err error) *Task[T] {
+	if err == nil {
+		panic("task: FromError: err is nil")
+	}
+	t := &Task[T]{}
+	t.err = err
+	t.state.Store(failed)
+	return t
+}
+
+// complete records o and v, unless the task has completed already, and
+// reports whether it did.
+func (t *Task[T]) complete(v T, o outcome) bool {
+	t.mu.Lock()
+	if t.state.Load() != pending {
+		t.mu.Unlock()
+		return false
+	}
+	if o.state == exited {
+		o.err = ErrGoexit
+	}
+	if o.state == succeeded || o.state == failed {
+		t.val = v
+	}
+	t.err = o.err
+	t.finish(o.state)
+	return true
+}
+
+// Wait waits for t to complete and returns its value and error.
+//
+// If ctx is done first, Wait returns the zero value and the context's
+// error, with its cause (see [context.Cause]) reachable through
+// [errors.Is] and [errors.As]; t is not affected, and a later Wait still
+// gets the real result. If the function of t panicked, Wait panics with the
+// *[PanicError]; if it called [runtime.Goexit], Wait calls runtime.Goexit.
+//
+// Wait on a completed task does not allocate.
+func (t *Task[T]) Wait(ctx context.Context) (T, error) {
+	if t != nil && ctx != nil && t.state.Load() == succeeded {
+		return t.val, nil
+	}
+	return t.wait(ctx)
+}
+
+func (t *Task[T]) wait(ctx context.Context) (T, error) {
+	if t == nil {
+		panic("task: Wait: t is nil")
+	}
+	if ctx == nil {
+		panic("task: Wait: ctx is nil")
+	}
+	if err := t.block(ctx); err != nil {
+		var zero T
+		return zero, err
+	}
+	t.raise()
+	return t.val, t.err
+}
+
+// TryWait is the non-blocking form of Wait: if t has completed, it reports
+// its value and error as Wait does, with ok true; otherwise it returns at
+// once with ok false.
+func (t *Task[T]) TryWait() (v T, err error, ok bool) {
+	if t == nil {
+		panic("task: TryWait: t is nil")
+	}
+	if t.state.Load() == pending {
+		return v, nil, false
+	}
+	t.raise()
+	return t.val, t.err, true
+}
+
+// Done returns a channel that is closed when t completes, for use in a
+// select statement. The channel is made on the first call while t is
+// pending; a completed task returns a shared closed channel.
+func (t *Task[T]) Done() <-chan struct{} {
+	if t.state.Load() != pending {
+		return closed
+	}
+	return t.doneChan()
+}
+
+// ok reports whether t has completed with a nil error: the fast path of
+// every await.
+func (t *Task[T]) ok() bool {
+	return t != nil && t.state.Load() == succeeded
+}
+
+// awaiter implements [Awaiter]. It returns nil for a nil *Task.
+func (t *Task[T]) awaiter() *core {
+	if t == nil {
+		return nil
+	}
+	return &t.core
+}
+
+// invoke calls fn(ctx), stores its value in *v and records how it ended in
+// o. If fn calls runtime.Goexit, invoke never returns and o.state is left as
+// the caller set it (exited), for the caller's deferred functions to see.
+func invoke[T any](ctx context.Context, fn func(context.Context) (T, error), v *T, o *outcome) {
+	normal := false
+	var pv any
+	var stack []byte
+	func() {
+		defer func() {
+			if !normal {
+				// A panic or a Goexit. recover stops only the first; for
+				// Goexit the code after this closure never runs.
+				pv = recover()
+				stack = debug.Stack()
+			}
+		}()
+		*v, o.err = fn(ctx)
+		normal = true
+	}()
+	if normal {
+		o.state = succeeded
+		if o.err != nil {
+			o.state = failed
+		}
+		return
+	}
+	// A recovered panic, including panic(nil) under GODEBUG=panicnil=1,
+	// where pv is nil.
+	var zero T
+	*v = zero
+	o.state = panicked
+	o.err = &PanicError{Value: pv, Stack: stack}
+}

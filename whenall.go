@@ -1,0 +1,43 @@
+package task
+
+import (
+	"context"
+	"strconv"
+)
+
+// An Awaiter is any *[Task], whatever its value type, for the calls that
+// wait for tasks without looking at their values. Only *Task implements it.
+type Awaiter interface {
+	// Done returns a channel that is closed when the task completes.
+	Done() <-chan struct{}
+	awaiter() *core
+}
+
+// WhenAll waits for every task to complete and returns their errors joined
+// as AwaitN does, in argument order: the untyped form of AwaitN, for tasks of
+// any mix of types whose values are not needed. tasks may be a slice passed
+// as tasks...; it is not copied and not kept. With no tasks, WhenAll returns
+// nil at once.
+//
+// If ctx is done first, WhenAll returns the context's error at once and the
+// tasks keep running. Panics and Goexit are passed on as AwaitN does.
+func WhenAll(ctx context.Context, tasks ...Awaiter) error {
+	if ctx == nil {
+		panic("task: WhenAll: ctx is nil")
+	}
+	for i, t := range tasks {
+		if t == nil || t.awaiter() == nil {
+			panic("task: WhenAll: tasks[" + strconv.Itoa(i) + "] is nil")
+		}
+	}
+	for _, t := range tasks {
+		if err := t.awaiter().block(ctx); err != nil {
+			return err
+		}
+	}
+	var f failures
+	for i, t := range tasks {
+		f.addTask(i, t.awaiter())
+	}
+	return f.result(ctx)
+}
