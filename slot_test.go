@@ -65,7 +65,7 @@ type slot struct {
 	calls    atomic.Int32                    // times the function was called
 	returned chan struct{}                   // closed when the function returns (or unwinds)
 	ctx      atomic.Pointer[context.Context] // the context the function got
-	complete func(ok bool)                   // for kSource: completes the task with val or posErr
+	source   atomic.Pointer[func(ok bool)]   // for kSource: completes the task with val or posErr
 }
 
 func newSlots(n int, k kind) []*slot {
@@ -75,6 +75,9 @@ func newSlots(n int, k kind) []*slot {
 	}
 	return sl
 }
+
+// complete completes the task of a kSource slot, once taskFor has made it.
+func (s *slot) complete(ok bool) { (*s.source.Load())(ok) }
 
 // fnFor returns the function of slot s, with value type T.
 func fnFor[T any](s *slot) func(context.Context) (T, error) {
@@ -116,13 +119,14 @@ func taskFor[T any](ctx context.Context, s *slot) *Task[T] {
 		return FromResult(val[T](s.i))
 	case kSource:
 		src := NewSource[T]()
-		s.complete = func(ok bool) {
+		complete := func(ok bool) {
 			if ok {
 				src.Complete(val[T](s.i), nil)
 			} else {
 				src.Complete(val[T](s.i), posErr{s.i})
 			}
 		}
+		s.source.Store(&complete)
 		return src.Task()
 	}
 	return Go(ctx, fnFor[T](s))

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"runtime"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -93,7 +92,6 @@ func TestAwaitOrder(t *testing.T) {
 				var got []any
 				var err error
 				returned := make(chan struct{})
-				ready := make(chan struct{})
 				go func() {
 					ctx := context.Background()
 					// taskFor runs inside the adapter; the sources exist once
@@ -101,7 +99,6 @@ func TestAwaitOrder(t *testing.T) {
 					got, err = a.await(ctx, sl)
 					close(returned)
 				}()
-				close(ready)
 				synctest.Wait()
 				for k, i := range order {
 					sl[i].complete(true)
@@ -198,4 +195,3 @@ func TestRunAllocs(t *testing.T) {
 	}
 }
 
-var _ = runtime.Gosched
