@@ -100,6 +100,11 @@ func TestRunFailFast(t *testing.T) {
 			name := fmt.Sprintf("%s/f%d fails", c.name, p)
 			synctest.Test(t, func(t *testing.T) {
 				sl := newSlots(c.n, kWaitCtx)
+				for _, s := range sl[1:] {
+					if s.i%2 == 0 {
+						s.kind = kWaitCause
+					}
+				}
 				sl[p-1].kind = kError
 				got, err := c.fn(context.Background(), sl)
 				if ps := positions(err); !slices.Equal(ps, []int{p - 1}) {
@@ -175,6 +180,11 @@ func TestRunParentCanceled(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				ctx, cancel := context.WithCancelCause(context.Background())
 				sl := newSlots(c.n, kWaitCtx)
+				for _, s := range sl[1:] {
+					if s.i%2 == 0 {
+						s.kind = kWaitCause
+					}
+				}
 				if real > 0 {
 					sl[real-1].kind = kError
 					sl[real-1].gate = make(chan struct{})

@@ -78,11 +78,11 @@ func (g *group) finish(i int) {
 	case exited:
 		o.err = ErrGoexit
 	case failed:
-		var cause error
-		if g.failed.Load() {
-			cause = g.first // written before failed was set
-		}
-		if (cause != nil || g.parent.Err() != nil) && isCancellation(o.err, cause) {
+		// A cancellation error after the group canceled the child, or after
+		// the parent was canceled, was caused by that cancellation.
+		if g.failed.Load() && isCancellation(o.err, g.first) { // first is written before failed is set
+			o.induced = true
+		} else if g.parent.Err() != nil && isCancellation(o.err, context.Cause(g.parent)) {
 			o.induced = true
 		}
 	}

@@ -50,9 +50,10 @@ const (
 	kNil                   // the function or task is nil
 	kCompleted             // a task made by FromResult (await only)
 	kSource                // a task completed by the test through slot.complete (await only)
+	kWaitCause             // waits for ctx.Done, returns val(i), context.Cause(ctx)
 )
 
-var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source"}
+var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source", "waitCause"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -105,6 +106,9 @@ func fnFor[T any](s *slot) func(context.Context) (T, error) {
 		case kWaitCtx:
 			<-ctx.Done()
 			return val[T](s.i), ctx.Err()
+		case kWaitCause:
+			<-ctx.Done()
+			return val[T](s.i), fmt.Errorf("gave up: %w", context.Cause(ctx))
 		}
 		return val[T](s.i), nil
 	}

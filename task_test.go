@@ -36,16 +36,17 @@ func TestFromResultAndFromError(t *testing.T) {
 func TestBadArguments(t *testing.T) {
 	ctx := context.Background()
 	var nilTask *Task[int]
+	var nilCtx context.Context
 	for _, tc := range []struct {
 		f    func()
 		want string
 	}{
-		{func() { Go[int](nil, immediate[int]) }, "task: Go: ctx is nil"},
+		{func() { Go(nilCtx, immediate[int]) }, "task: Go: ctx is nil"},
 		{func() { Go[int](ctx, nil) }, "task: Go: fn is nil"},
 		{func() { nilTask.Wait(ctx) }, "task: Wait: t is nil"},
-		{func() { FromResult(1).Wait(nil) }, "task: Wait: ctx is nil"},
+		{func() { FromResult(1).Wait(nilCtx) }, "task: Wait: ctx is nil"},
 		{func() { nilTask.TryWait() }, "task: TryWait: t is nil"},
-		{func() { WhenAll(nil) }, "task: WhenAll: ctx is nil"},
+		{func() { WhenAll(nilCtx) }, "task: WhenAll: ctx is nil"},
 		{func() { WhenAll(ctx, FromResult(1), nilTask) }, "task: WhenAll: tasks[1] is nil"},
 		{func() { WhenAll(ctx, FromResult(1), nil) }, "task: WhenAll: tasks[1] is nil"},
 		{func() { new(Task[int]).Wait(ctx) }, "task: wait on a Task that was not made by Go, FromResult, FromError or NewSource"},

@@ -194,4 +194,3 @@ func TestRunAllocs(t *testing.T) {
 		}
 	}
 }
-

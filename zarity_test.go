@@ -13,7 +13,7 @@ var arities = []arity{
 	{
 		n: 1,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, err := Await1(ctx, taskFor[int](ctx, sl[1-1]), opts...)
+			r1, err := Await1(ctx, taskFor[int](ctx, sl[0]), opts...)
 			return []any{r1}, err
 		},
 		allocsAwait: func() float64 {
@@ -27,11 +27,11 @@ var arities = []arity{
 	{
 		n: 2,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, err := Await2(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), opts...)
+			r1, r2, err := Await2(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), opts...)
 			return []any{r1, r2}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, err := Run2(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), opts...)
+			r1, r2, err := Run2(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), opts...)
 			return []any{r1, r2}, err
 		},
 		allocsAwait: func() float64 {
@@ -81,11 +81,11 @@ var arities = []arity{
 	{
 		n: 3,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, err := Await3(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), opts...)
+			r1, r2, r3, err := Await3(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), opts...)
 			return []any{r1, r2, r3}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, err := Run3(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), opts...)
+			r1, r2, r3, err := Run3(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), opts...)
 			return []any{r1, r2, r3}, err
 		},
 		allocsAwait: func() float64 {
@@ -107,11 +107,11 @@ var arities = []arity{
 	{
 		n: 4,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, err := Await4(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), opts...)
+			r1, r2, r3, r4, err := Await4(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), opts...)
 			return []any{r1, r2, r3, r4}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, err := Run4(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), opts...)
+			r1, r2, r3, r4, err := Run4(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), opts...)
 			return []any{r1, r2, r3, r4}, err
 		},
 		allocsAwait: func() float64 {
@@ -165,11 +165,11 @@ var arities = []arity{
 	{
 		n: 5,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, err := Await5(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), opts...)
+			r1, r2, r3, r4, r5, err := Await5(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), opts...)
 			return []any{r1, r2, r3, r4, r5}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, err := Run5(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), opts...)
+			r1, r2, r3, r4, r5, err := Run5(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), opts...)
 			return []any{r1, r2, r3, r4, r5}, err
 		},
 		allocsAwait: func() float64 {
@@ -193,11 +193,11 @@ var arities = []arity{
 	{
 		n: 6,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, err := Await6(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), opts...)
+			r1, r2, r3, r4, r5, r6, err := Await6(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, err := Run6(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), opts...)
+			r1, r2, r3, r4, r5, r6, err := Run6(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6}, err
 		},
 		allocsAwait: func() float64 {
@@ -222,11 +222,11 @@ var arities = []arity{
 	{
 		n: 7,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, err := Await7(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, err := Await7(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, err := Run7(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, err := Run7(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7}, err
 		},
 		allocsAwait: func() float64 {
@@ -252,11 +252,11 @@ var arities = []arity{
 	{
 		n: 8,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, err := Await8(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), taskFor[point](ctx, sl[8-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, err := Await8(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), taskFor[point](ctx, sl[7]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, err := Run8(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), fnFor[point](sl[8-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, err := Run8(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), fnFor[point](sl[7]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8}, err
 		},
 		allocsAwait: func() float64 {
@@ -318,11 +318,11 @@ var arities = []arity{
 	{
 		n: 9,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, err := Await9(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), taskFor[point](ctx, sl[8-1]), taskFor[int](ctx, sl[9-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, err := Await9(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), taskFor[point](ctx, sl[7]), taskFor[int](ctx, sl[8]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, err := Run9(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), fnFor[point](sl[8-1]), fnFor[int](sl[9-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, err := Run9(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), fnFor[point](sl[7]), fnFor[int](sl[8]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9}, err
 		},
 		allocsAwait: func() float64 {
@@ -350,11 +350,11 @@ var arities = []arity{
 	{
 		n: 10,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, err := Await10(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), taskFor[point](ctx, sl[8-1]), taskFor[int](ctx, sl[9-1]), taskFor[string](ctx, sl[10-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, err := Await10(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), taskFor[point](ctx, sl[7]), taskFor[int](ctx, sl[8]), taskFor[string](ctx, sl[9]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, err := Run10(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), fnFor[point](sl[8-1]), fnFor[int](sl[9-1]), fnFor[string](sl[10-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, err := Run10(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), fnFor[point](sl[7]), fnFor[int](sl[8]), fnFor[string](sl[9]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10}, err
 		},
 		allocsAwait: func() float64 {
@@ -383,11 +383,11 @@ var arities = []arity{
 	{
 		n: 11,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, err := Await11(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), taskFor[point](ctx, sl[8-1]), taskFor[int](ctx, sl[9-1]), taskFor[string](ctx, sl[10-1]), taskFor[float64](ctx, sl[11-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, err := Await11(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), taskFor[point](ctx, sl[7]), taskFor[int](ctx, sl[8]), taskFor[string](ctx, sl[9]), taskFor[float64](ctx, sl[10]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, err := Run11(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), fnFor[point](sl[8-1]), fnFor[int](sl[9-1]), fnFor[string](sl[10-1]), fnFor[float64](sl[11-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, err := Run11(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), fnFor[point](sl[7]), fnFor[int](sl[8]), fnFor[string](sl[9]), fnFor[float64](sl[10]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11}, err
 		},
 		allocsAwait: func() float64 {
@@ -417,11 +417,11 @@ var arities = []arity{
 	{
 		n: 12,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, err := Await12(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), taskFor[point](ctx, sl[8-1]), taskFor[int](ctx, sl[9-1]), taskFor[string](ctx, sl[10-1]), taskFor[float64](ctx, sl[11-1]), taskFor[point](ctx, sl[12-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, err := Await12(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), taskFor[point](ctx, sl[7]), taskFor[int](ctx, sl[8]), taskFor[string](ctx, sl[9]), taskFor[float64](ctx, sl[10]), taskFor[point](ctx, sl[11]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, err := Run12(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), fnFor[point](sl[8-1]), fnFor[int](sl[9-1]), fnFor[string](sl[10-1]), fnFor[float64](sl[11-1]), fnFor[point](sl[12-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, err := Run12(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), fnFor[point](sl[7]), fnFor[int](sl[8]), fnFor[string](sl[9]), fnFor[float64](sl[10]), fnFor[point](sl[11]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12}, err
 		},
 		allocsAwait: func() float64 {
@@ -452,11 +452,11 @@ var arities = []arity{
 	{
 		n: 13,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, err := Await13(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), taskFor[point](ctx, sl[8-1]), taskFor[int](ctx, sl[9-1]), taskFor[string](ctx, sl[10-1]), taskFor[float64](ctx, sl[11-1]), taskFor[point](ctx, sl[12-1]), taskFor[int](ctx, sl[13-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, err := Await13(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), taskFor[point](ctx, sl[7]), taskFor[int](ctx, sl[8]), taskFor[string](ctx, sl[9]), taskFor[float64](ctx, sl[10]), taskFor[point](ctx, sl[11]), taskFor[int](ctx, sl[12]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, err := Run13(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), fnFor[point](sl[8-1]), fnFor[int](sl[9-1]), fnFor[string](sl[10-1]), fnFor[float64](sl[11-1]), fnFor[point](sl[12-1]), fnFor[int](sl[13-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, err := Run13(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), fnFor[point](sl[7]), fnFor[int](sl[8]), fnFor[string](sl[9]), fnFor[float64](sl[10]), fnFor[point](sl[11]), fnFor[int](sl[12]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13}, err
 		},
 		allocsAwait: func() float64 {
@@ -488,11 +488,11 @@ var arities = []arity{
 	{
 		n: 14,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, err := Await14(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), taskFor[point](ctx, sl[8-1]), taskFor[int](ctx, sl[9-1]), taskFor[string](ctx, sl[10-1]), taskFor[float64](ctx, sl[11-1]), taskFor[point](ctx, sl[12-1]), taskFor[int](ctx, sl[13-1]), taskFor[string](ctx, sl[14-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, err := Await14(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), taskFor[point](ctx, sl[7]), taskFor[int](ctx, sl[8]), taskFor[string](ctx, sl[9]), taskFor[float64](ctx, sl[10]), taskFor[point](ctx, sl[11]), taskFor[int](ctx, sl[12]), taskFor[string](ctx, sl[13]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, err := Run14(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), fnFor[point](sl[8-1]), fnFor[int](sl[9-1]), fnFor[string](sl[10-1]), fnFor[float64](sl[11-1]), fnFor[point](sl[12-1]), fnFor[int](sl[13-1]), fnFor[string](sl[14-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, err := Run14(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), fnFor[point](sl[7]), fnFor[int](sl[8]), fnFor[string](sl[9]), fnFor[float64](sl[10]), fnFor[point](sl[11]), fnFor[int](sl[12]), fnFor[string](sl[13]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14}, err
 		},
 		allocsAwait: func() float64 {
@@ -525,11 +525,11 @@ var arities = []arity{
 	{
 		n: 15,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, err := Await15(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), taskFor[point](ctx, sl[8-1]), taskFor[int](ctx, sl[9-1]), taskFor[string](ctx, sl[10-1]), taskFor[float64](ctx, sl[11-1]), taskFor[point](ctx, sl[12-1]), taskFor[int](ctx, sl[13-1]), taskFor[string](ctx, sl[14-1]), taskFor[float64](ctx, sl[15-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, err := Await15(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), taskFor[point](ctx, sl[7]), taskFor[int](ctx, sl[8]), taskFor[string](ctx, sl[9]), taskFor[float64](ctx, sl[10]), taskFor[point](ctx, sl[11]), taskFor[int](ctx, sl[12]), taskFor[string](ctx, sl[13]), taskFor[float64](ctx, sl[14]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, err := Run15(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), fnFor[point](sl[8-1]), fnFor[int](sl[9-1]), fnFor[string](sl[10-1]), fnFor[float64](sl[11-1]), fnFor[point](sl[12-1]), fnFor[int](sl[13-1]), fnFor[string](sl[14-1]), fnFor[float64](sl[15-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, err := Run15(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), fnFor[point](sl[7]), fnFor[int](sl[8]), fnFor[string](sl[9]), fnFor[float64](sl[10]), fnFor[point](sl[11]), fnFor[int](sl[12]), fnFor[string](sl[13]), fnFor[float64](sl[14]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15}, err
 		},
 		allocsAwait: func() float64 {
@@ -563,11 +563,11 @@ var arities = []arity{
 	{
 		n: 16,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, err := Await16(ctx, taskFor[int](ctx, sl[1-1]), taskFor[string](ctx, sl[2-1]), taskFor[float64](ctx, sl[3-1]), taskFor[point](ctx, sl[4-1]), taskFor[int](ctx, sl[5-1]), taskFor[string](ctx, sl[6-1]), taskFor[float64](ctx, sl[7-1]), taskFor[point](ctx, sl[8-1]), taskFor[int](ctx, sl[9-1]), taskFor[string](ctx, sl[10-1]), taskFor[float64](ctx, sl[11-1]), taskFor[point](ctx, sl[12-1]), taskFor[int](ctx, sl[13-1]), taskFor[string](ctx, sl[14-1]), taskFor[float64](ctx, sl[15-1]), taskFor[point](ctx, sl[16-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, err := Await16(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), taskFor[float64](ctx, sl[2]), taskFor[point](ctx, sl[3]), taskFor[int](ctx, sl[4]), taskFor[string](ctx, sl[5]), taskFor[float64](ctx, sl[6]), taskFor[point](ctx, sl[7]), taskFor[int](ctx, sl[8]), taskFor[string](ctx, sl[9]), taskFor[float64](ctx, sl[10]), taskFor[point](ctx, sl[11]), taskFor[int](ctx, sl[12]), taskFor[string](ctx, sl[13]), taskFor[float64](ctx, sl[14]), taskFor[point](ctx, sl[15]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16}, err
 		},
 		run: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, err := Run16(ctx, fnFor[int](sl[1-1]), fnFor[string](sl[2-1]), fnFor[float64](sl[3-1]), fnFor[point](sl[4-1]), fnFor[int](sl[5-1]), fnFor[string](sl[6-1]), fnFor[float64](sl[7-1]), fnFor[point](sl[8-1]), fnFor[int](sl[9-1]), fnFor[string](sl[10-1]), fnFor[float64](sl[11-1]), fnFor[point](sl[12-1]), fnFor[int](sl[13-1]), fnFor[string](sl[14-1]), fnFor[float64](sl[15-1]), fnFor[point](sl[16-1]), opts...)
+			r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, err := Run16(ctx, fnFor[int](sl[0]), fnFor[string](sl[1]), fnFor[float64](sl[2]), fnFor[point](sl[3]), fnFor[int](sl[4]), fnFor[string](sl[5]), fnFor[float64](sl[6]), fnFor[point](sl[7]), fnFor[int](sl[8]), fnFor[string](sl[9]), fnFor[float64](sl[10]), fnFor[point](sl[11]), fnFor[int](sl[12]), fnFor[string](sl[13]), fnFor[float64](sl[14]), fnFor[point](sl[15]), opts...)
 			return []any{r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16}, err
 		},
 		allocsAwait: func() float64 {

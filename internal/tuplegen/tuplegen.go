@@ -29,6 +29,9 @@ var awaitTmpl string
 //go:embed templates/zrun.go.tmpl
 var runTmpl string
 
+//go:embed templates/zexample_test.go.tmpl
+var exampleTmpl string
+
 //go:embed templates/zarity_test.go.tmpl
 var testTmpl string
 
@@ -44,15 +47,39 @@ type Pos struct {
 	TestType string // value type used for this position in tests
 }
 
+// ExampleValue is the Go literal position p holds in examples: the types
+// int, string, float64 and bool in turn.
+func (p Pos) ExampleValue() string {
+	switch (p.I - 1) % 4 {
+	case 0:
+		return fmt.Sprint(p.I)
+	case 1:
+		return fmt.Sprintf("%q", fmt.Sprint("s", p.I))
+	case 2:
+		return fmt.Sprint(p.I, ".5")
+	}
+	return fmt.Sprint(p.I%8 == 0)
+}
+
+// ExampleOutput is what fmt.Println prints for the example values of a.
+func (a Arity) ExampleOutput() string {
+	parts := make([]string, len(a.Pos))
+	for i, p := range a.Pos {
+		parts[i] = strings.Trim(p.ExampleValue(), `"`)
+	}
+	return strings.Join(parts, " ")
+}
+
 // Last reports whether p is the last position of a.
 func (a Arity) Last(p Pos) bool { return p.I == a.N }
 
 // Join renders each position with format, where %d or %[1]d is the
-// position and %TT its test value type, and joins them with ", ".
+// position, %II the position counting from 0, and %TT its test value type, and joins them with ", ".
 func (a Arity) Join(format string) string {
 	parts := make([]string, len(a.Pos))
 	for i, p := range a.Pos {
 		f := strings.ReplaceAll(format, "%TT", p.TestType)
+		f = strings.ReplaceAll(f, "%II", fmt.Sprint(p.I-1))
 		if strings.Contains(f, "%") {
 			f = fmt.Sprintf(f, p.I)
 		}
@@ -84,9 +111,10 @@ func Files() (map[string][]byte, error) {
 	d := data{Header: Header, Arities: arities(1), Bench: []int{2, 4, 8, 16}}
 	out := make(map[string][]byte)
 	for name, text := range map[string]string{
-		"zawait.go":      awaitTmpl,
-		"zrun.go":        runTmpl,
-		"zarity_test.go": testTmpl,
+		"zawait.go":        awaitTmpl,
+		"zrun.go":          runTmpl,
+		"zarity_test.go":   testTmpl,
+		"zexample_test.go": exampleTmpl,
 	} {
 		b, err := render(name, text, d)
 		if err != nil {

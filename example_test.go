@@ -1,0 +1,165 @@
+package task_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tasktuple/task"
+)
+
+// returns is a function for RunN that returns v at once.
+func returns[T any](v T) func(context.Context) (T, error) {
+	return func(context.Context) (T, error) { return v, nil }
+}
+
+type User struct{ Name string }
+type Order struct{ ID string }
+
+func loadUser(ctx context.Context) (User, error)      { return User{"Ada"}, nil }
+func loadOrders(ctx context.Context) ([]Order, error) { return []Order{{"A-1"}, {"A-2"}}, nil }
+
+var errDown = errors.New("orders service down")
+
+func loadOrdersDown(ctx context.Context) ([]Order, error) { return nil, errDown }
+
+func Example() {
+	ctx := context.Background()
+	user, orders, err := task.Run2(ctx, loadUser, loadOrders)
+	fmt.Println(user.Name, len(orders), err)
+
+	_, _, err = task.Run2(ctx, loadUser, loadOrdersDown)
+	var pe *task.PositionError
+	if errors.As(err, &pe) {
+		fmt.Printf("f%d failed: %v\n", pe.Index+1, pe.Err)
+	}
+	// Output:
+	// Ada 2 <nil>
+	// f2 failed: orders service down
+}
+
+func ExampleGo() {
+	ctx := context.Background()
+	tu := task.Go(ctx, loadUser)
+	to := task.Go(ctx, loadOrders)
+	// ... other work ...
+	user, orders, err := task.Await2(ctx, tu, to)
+	fmt.Println(user.Name, len(orders), err)
+	// Output: Ada 2 <nil>
+}
+
+func ExampleFromResult() {
+	cached := task.FromResult(User{"Ada"}) // already complete: awaiting it costs nothing
+	u, err := cached.Wait(context.Background())
+	fmt.Println(u.Name, err)
+	// Output: Ada <nil>
+}
+
+func ExampleFromError() {
+	t := task.FromError[User](errDown)
+	_, err := t.Wait(context.Background())
+	fmt.Println(err)
+	// Output: orders service down
+}
+
+func ExampleTask_Wait() {
+	src := task.NewSource[int]() // never completed here
+	ctx, cancel := context.WithTimeoutCause(context.Background(), time.Millisecond, errors.New("too slow"))
+	defer cancel()
+	_, err := src.Task().Wait(ctx)
+	fmt.Println(errors.Is(err, context.DeadlineExceeded), err)
+	// Output: true context deadline exceeded: too slow
+}
+
+func ExampleTask_Done() {
+	t := task.Go(context.Background(), loadUser)
+	select {
+	case <-t.Done():
+		u, _ := t.Wait(context.Background())
+		fmt.Println(u.Name)
+	case <-time.After(time.Minute):
+		fmt.Println("timed out")
+	}
+	// Output: Ada
+}
+
+func ExampleTask_TryWait() {
+	src := task.NewSource[string]()
+	_, _, ok := src.Task().TryWait()
+	fmt.Println(ok)
+	src.Complete("ready", nil)
+	v, err, ok := src.Task().TryWait()
+	fmt.Println(v, err, ok)
+	// Output:
+	// false
+	// ready <nil> true
+}
+
+func ExampleNewSource() {
+	// A callback API completes a task.
+	src := task.NewSource[string]()
+	onDone := func(body string, err error) { src.Complete(body, err) }
+	go onDone("hello", nil)
+
+	body, err := src.Task().Wait(context.Background())
+	fmt.Println(body, err)
+	// Output: hello <nil>
+}
+
+func ExampleSource_Complete() {
+	src := task.NewSource[int]()
+	fmt.Println(src.Complete(1, nil))
+	fmt.Println(src.Complete(2, nil)) // too late: nothing changes
+	v, _ := src.Task().Wait(context.Background())
+	fmt.Println(v)
+	// Output:
+	// true
+	// false
+	// 1
+}
+
+func ExampleSource_Task() {
+	src := task.NewSource[int]()
+	t := src.Task()
+	go src.Complete(42, nil)
+	v, err := task.Await1(context.Background(), t)
+	fmt.Println(v, err)
+	// Output: 42 <nil>
+}
+
+func ExampleWhenAll() {
+	ctx := context.Background()
+	err := task.WhenAll(ctx,
+		task.FromResult(1),
+		task.FromError[string](errDown),
+		task.FromResult(User{"Ada"}))
+	var pe *task.PositionError
+	errors.As(err, &pe)
+	fmt.Println(pe.Index, err)
+	// Output: 1 orders service down
+}
+
+func ExamplePanicError() {
+	defer func() {
+		err := recover().(error)
+		var pe *task.PanicError
+		errors.As(err, &pe)
+		fmt.Println("recovered:", pe.Value)
+	}()
+	task.Run2(context.Background(), loadUser,
+		func(context.Context) (int, error) { panic("bug") })
+	// Output: recovered: bug
+}
+
+func ExampleOption() {
+	ctx := context.Background()
+	user, orders, err := task.Run2(ctx, loadUser, loadOrdersDown, task.KeepGoing, task.Settled)
+	fmt.Println(user.Name, orders, err)
+	// Output: Ada [] orders service down
+}
+
+func ExampleOption_String() {
+	fmt.Println(task.KeepGoing, task.Settled)
+	// Output: KeepGoing Settled
+}
