@@ -7,8 +7,9 @@ import "context"
 // error as soon as ctx is done first, and otherwise joins the outcomes in
 // argument order, raising panics and Goexit.
 func awaitCores(ctx context.Context, cs []*core) error {
+	var seq sequence
 	for _, c := range cs {
-		if err := c.block(ctx); err != nil {
+		if err := seq.wait(ctx, c); err != nil {
 			return err
 		}
 	}

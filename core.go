@@ -30,6 +30,7 @@ type core struct {
 	wg    sync.WaitGroup // counter is 1 while pending; waiters with no ctx.Done block here
 	mu    sync.Mutex     // guards ch and the transition out of pending
 	ch    chan struct{}  // made by the first Done or cancellable wait while pending; closed on completion
+	links *link          // calls waiting for completion; guarded by mu
 	err   error          // written once, before state leaves pending
 	orph  *orphan        // set once, before state becomes panicked, for tasks started by Go
 }
@@ -41,6 +42,7 @@ func (c *core) finish(st uint32) {
 	if c.ch != nil {
 		close(c.ch)
 	}
+	c.wake()
 	c.mu.Unlock()
 	c.wg.Done()
 }

@@ -72,7 +72,7 @@ type failures struct {
 
 func (f *failures) add(i int, o outcome) {
 	switch {
-	case o.state == succeeded:
+	case o.state == succeeded, o.state == pending: // pending: never started (Map after a failure)
 		return
 	case o.induced:
 		f.induced = true

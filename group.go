@@ -18,6 +18,8 @@ type group struct {
 	parent context.Context
 	outs   []outcome // one per function; outs[i] written only by function i, read after wg.Wait
 	opts   Option
+	race   bool         // RunFirstOK: the first success cancels the others; failures do not
+	winner atomic.Int32 // RunFirstOK: 1 + the position of the first success, or 0
 
 	ready  atomic.Bool // child and cancel are set
 	failed atomic.Bool // first is set
@@ -27,12 +29,12 @@ type group struct {
 	first  error // the cause of cancellation: the first failure, or context.Canceled once RunN returns
 }
 
-// init prepares g for n functions whose outcomes go to outs.
+// init prepares g for functions whose outcomes go to outs. The caller adds
+// to g.wg one count per goroutine that calls finish.
 func (g *group) init(parent context.Context, o Option, outs []outcome) {
 	g.parent = parent
 	g.opts = o
 	g.outs = outs
-	g.wg.Add(len(outs))
 }
 
 // ctx is the context the functions get.
@@ -69,10 +71,15 @@ func local[T any](g *group, i int, fn func(context.Context) (T, error), v *T) {
 	g.finish(i)
 }
 
-// finish records the end of function i: marks a cancellation induced by
-// the group or by the parent, starts the fail-fast cancellation, and counts
-// the function as done.
+// finish records the end of function i and counts it as done.
 func (g *group) finish(i int) {
+	g.record(i)
+	g.wg.Done()
+}
+
+// record records the end of function i: marks a cancellation induced by
+// the group or by the parent, and starts the fail-fast cancellation.
+func (g *group) record(i int) {
 	o := &g.outs[i]
 	switch o.state {
 	case exited:
@@ -86,10 +93,16 @@ func (g *group) finish(i int) {
 			o.induced = true
 		}
 	}
-	if o.state != succeeded && g.opts&KeepGoing == 0 {
+	switch {
+	case g.race && o.state == succeeded:
+		if g.winner.CompareAndSwap(0, int32(i)+1) {
+			g.fail(ErrLost)
+		}
+	case g.race && o.state == failed:
+		// A failure does not end a race.
+	case o.state != succeeded && g.opts&KeepGoing == 0:
 		g.fail(o.err)
 	}
-	g.wg.Done()
 }
 
 // fail cancels the child context with cause, if this is the first failure.

@@ -31,3 +31,11 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+type runtimeMem struct{ mallocs, bytes uint64 }
+
+func (m *runtimeMem) read() {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	m.mallocs, m.bytes = ms.Mallocs, ms.TotalAlloc
+}

@@ -30,8 +30,9 @@ func WhenAll(ctx context.Context, tasks ...Awaiter) error {
 			panic("task: WhenAll: tasks[" + strconv.Itoa(i) + "] is nil")
 		}
 	}
+	var seq sequence
 	for _, t := range tasks {
-		if err := t.awaiter().block(ctx); err != nil {
+		if err := seq.wait(ctx, t.awaiter()); err != nil {
 			return err
 		}
 	}

@@ -32,6 +32,7 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	}
 	s := new(run2[T1, T2])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(2)
 	go spawned(&s.group, 0, f1, &s.r1)
 	local(&s.group, 1, f2, &s.r2)
 	err := s.wait()
@@ -80,6 +81,7 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	}
 	s := new(run3[T1, T2, T3])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(3)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	local(&s.group, 2, f3, &s.r3)
@@ -133,6 +135,7 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	}
 	s := new(run4[T1, T2, T3, T4])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(4)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -191,6 +194,7 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	}
 	s := new(run5[T1, T2, T3, T4, T5])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(5)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -254,6 +258,7 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	}
 	s := new(run6[T1, T2, T3, T4, T5, T6])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(6)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -322,6 +327,7 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	}
 	s := new(run7[T1, T2, T3, T4, T5, T6, T7])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(7)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -395,6 +401,7 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	}
 	s := new(run8[T1, T2, T3, T4, T5, T6, T7, T8])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(8)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -473,6 +480,7 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	}
 	s := new(run9[T1, T2, T3, T4, T5, T6, T7, T8, T9])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(9)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -556,6 +564,7 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	}
 	s := new(run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(10)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -644,6 +653,7 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	}
 	s := new(run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(11)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -737,6 +747,7 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	}
 	s := new(run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(12)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -835,6 +846,7 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	}
 	s := new(run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(13)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -938,6 +950,7 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	}
 	s := new(run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(14)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -1046,6 +1059,7 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	}
 	s := new(run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(15)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)
@@ -1159,6 +1173,7 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	}
 	s := new(run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16])
 	s.init(ctx, options(opts), s.outs[:])
+	s.wg.Add(16)
 	go spawned(&s.group, 0, f1, &s.r1)
 	go spawned(&s.group, 1, f2, &s.r2)
 	go spawned(&s.group, 2, f3, &s.r3)

@@ -1,0 +1,112 @@
+package task
+
+import (
+	"context"
+	"iter"
+	"strconv"
+)
+
+// All waits for every task in tasks to complete and returns their values in
+// the order of tasks, with the error rules of AwaitN: every failure is kept
+// as a *[PositionError] whose Index is the position in tasks, panics and
+// Goexit are passed on, and if ctx is done first All returns the context's
+// error at once while the tasks keep running. With [Settled] the values of
+// completed tasks come back along with the error.
+//
+// tasks is neither copied nor kept. When every task succeeds the result
+// slice is the only allocation; waiting with a ctx that can be canceled adds
+// two, whatever the number of tasks. With no tasks, All returns an empty
+// slice and nil at once. A nil ctx or task panics before anything is waited
+// for.
+func All[T any](ctx context.Context, tasks []*Task[T], opts ...Option) ([]T, error) {
+	if ctx == nil {
+		nilArg("All", "ctx")
+	}
+	for i, t := range tasks {
+		if t == nil {
+			nilArg("All", "tasks["+strconv.Itoa(i)+"]")
+		}
+	}
+	settled := options(opts)&Settled != 0
+	var seq sequence
+	for _, t := range tasks {
+		if err := seq.wait(ctx, &t.core); err != nil {
+			if !settled {
+				return nil, err
+			}
+			return values(tasks), err
+		}
+	}
+	var f failures
+	for i, t := range tasks {
+		if t.state.Load() != succeeded {
+			f.addTask(i, &t.core)
+		}
+	}
+	err := f.result(ctx)
+	if err != nil && !settled {
+		return nil, err
+	}
+	return values(tasks), err
+}
+
+// values collects the values of tasks as the Settled option defines them.
+func values[T any](tasks []*Task[T]) []T {
+	out := make([]T, len(tasks))
+	for i, t := range tasks {
+		out[i] = t.settled()
+	}
+	return out
+}
+
+// AllSeq is [All] over a sequence of tasks, waited for as they come: the
+// values are in the order of the sequence, and positions count from 0 in
+// it. If ctx is done first AllSeq stops pulling from the sequence.
+func AllSeq[T any](ctx context.Context, tasks iter.Seq[*Task[T]], opts ...Option) ([]T, error) {
+	if ctx == nil {
+		nilArg("AllSeq", "ctx")
+	}
+	if tasks == nil {
+		nilArg("AllSeq", "tasks")
+	}
+	settled := options(opts)&Settled != 0
+	var (
+		seq  sequence
+		f    failures
+		out  []T
+		werr error
+		i    int
+	)
+	for t := range tasks {
+		if t == nil {
+			nilArg("AllSeq", "task "+strconv.Itoa(i)+" of the sequence")
+		}
+		if werr = seq.wait(ctx, &t.core); werr != nil {
+			break
+		}
+		if t.state.Load() != succeeded {
+			f.addTask(i, &t.core)
+		}
+		out = append(out, t.settled())
+		i++
+	}
+	var err error
+	if werr != nil {
+		// ctx ended first. A panic already taken from a task is still
+		// raised: it must not be dropped with the other outcomes.
+		if f.panicked {
+			f.errs = append(f.errs, werr)
+			f.raise(f.err(ctx))
+		}
+		err = werr
+	} else {
+		err = f.result(ctx)
+	}
+	if err != nil && !settled {
+		return nil, err
+	}
+	if out == nil {
+		out = []T{}
+	}
+	return out, err
+}

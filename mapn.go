@@ -1,0 +1,87 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+)
+
+// Map calls fn on every element of inputs, with at most limit calls running
+// at once, and returns the results in the order of inputs.
+//
+// Map has the cancellation and error rules of RunN: the calls get a child
+// of ctx that is canceled as soon as one fails, no new call starts after
+// that, and the error joins every real failure as a *[PositionError] whose
+// Index is the position in inputs, leaving out the cancellations that
+// followed. Inputs never started because of a failure are not errors; their
+// results are zero. With [KeepGoing] nothing is canceled, every input is
+// processed, and every error is reported; with [Settled] the results are
+// returned along with the error. Panics and Goexit are passed on as RunN
+// does. Map returns only after every call it started has returned.
+//
+// limit must be at least 1: a limit of 0 or less is a programming error
+// and panics, rather than meaning "no limit", because a limit computed to 0
+// would silently start a goroutine per input. Pass len(inputs) for no limit.
+// Map starts min(limit, len(inputs)) goroutines, which take inputs in order;
+// with no inputs it returns an empty slice and nil at once.
+func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), opts ...Option) ([]Out, error) {
+	if ctx == nil {
+		nilArg("Map", "ctx")
+	}
+	if fn == nil {
+		nilArg("Map", "fn")
+	}
+	if limit < 1 {
+		panic(fmt.Sprintf("task: Map: limit is %d; want at least 1", limit))
+	}
+	out := make([]Out, len(inputs))
+	if len(inputs) == 0 {
+		return out, nil
+	}
+	s := &mapping[In, Out]{in: inputs, fn: fn, out: out}
+	s.init(ctx, options(opts), make([]outcome, len(inputs)))
+	workers := min(limit, len(inputs))
+	s.wg.Add(workers)
+	for range workers {
+		go s.work()
+	}
+	err := s.wait()
+	if err != nil && s.opts&Settled == 0 {
+		return nil, err
+	}
+	return out, err
+}
+
+// mapping is the state of one Map call.
+type mapping[In, Out any] struct {
+	group
+	in   []In
+	fn   func(context.Context, In) (Out, error)
+	out  []Out
+	next atomic.Int64 // the next input to take
+}
+
+// work takes inputs until there are none left, or until a failure stops
+// the call.
+func (s *mapping[In, Out]) work() {
+	defer s.wg.Done()
+	for {
+		if s.opts&KeepGoing == 0 && s.failed.Load() {
+			return
+		}
+		i := int(s.next.Add(1) - 1)
+		if i >= len(s.in) {
+			return
+		}
+		s.call(i)
+	}
+}
+
+// call runs fn on input i. If fn calls runtime.Goexit, the deferred record
+// still runs, then work's wg.Done, and the other workers take the rest.
+func (s *mapping[In, Out]) call(i int) {
+	s.outs[i].state = exited
+	defer s.record(i)
+	in := s.in[i]
+	invoke(s.ctx(), func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &s.outs[i])
+}

@@ -1,0 +1,190 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"strconv"
+)
+
+// ErrNoTasks is returned by [WhenAny], [FirstOK] and [RunFirstOK] for empty
+// input: with nothing to wait for, no task can come first.
+var ErrNoTasks = errors.New("task: no tasks to wait for")
+
+// WhenAny waits until one of tasks completes, successfully or not, and
+// returns its position: the counterpart of .NET's Task.WhenAny. The tasks are
+// not affected; wait for tasks[i] to get its value or error. If several have
+// completed already, the first of them in tasks is returned.
+//
+// If ctx is done first, WhenAny returns -1 and the context's error. With no
+// tasks it returns -1 and [ErrNoTasks]. tasks may be a []*Task[T] or a
+// []Awaiter of tasks of mixed types. A nil ctx or task panics at once.
+//
+// WhenAny registers with every pending task, with one allocation for all of
+// them and no goroutine, and unregisters before it returns.
+func WhenAny[A Awaiter](ctx context.Context, tasks []A) (int, error) {
+	checkAwaiters("WhenAny", ctx, tasks)
+	if len(tasks) == 0 {
+		return -1, ErrNoTasks
+	}
+	for i, t := range tasks {
+		if t.awaiter().state.Load() != pending {
+			return i, nil
+		}
+	}
+	w := newWatch(len(tasks), 1)
+	defer w.stop(func(i int) *core { return tasks[i].awaiter() })
+	for i, t := range tasks {
+		if !w.add(i, t.awaiter()) {
+			return i, nil
+		}
+	}
+	return w.next(ctx)
+}
+
+// checkAwaiters panics for a nil ctx or task.
+func checkAwaiters[A Awaiter](name string, ctx context.Context, tasks []A) {
+	if ctx == nil {
+		nilArg(name, "ctx")
+	}
+	for i, t := range tasks {
+		if Awaiter(t) == nil || t.awaiter() == nil {
+			nilArg(name, "tasks["+strconv.Itoa(i)+"]")
+		}
+	}
+}
+
+// A watch is a set of links, one per task, sharing one channel.
+type watch struct {
+	links []link
+	ch    chan int
+	added int // links[:added] may be registered
+}
+
+func newWatch(n, capacity int) *watch {
+	ch := make(chan int, capacity)
+	links := make([]link, n)
+	for i := range links {
+		links[i] = link{ch: ch, i: i}
+	}
+	return &watch{links: links, ch: ch}
+}
+
+// add registers link i with c and reports whether c was still pending.
+func (w *watch) add(i int, c *core) bool {
+	w.added = i + 1
+	return c.register(&w.links[i])
+}
+
+// next returns the position of the next task to complete, or the
+// context's error.
+func (w *watch) next(ctx context.Context) (int, error) {
+	select {
+	case i := <-w.ch:
+		return i, nil
+	case <-ctx.Done():
+		return -1, contextError(ctx)
+	}
+}
+
+// stop unregisters every link still registered.
+func (w *watch) stop(at func(int) *core) {
+	for i := range w.added {
+		at(i).unregister(&w.links[i])
+	}
+}
+
+// FirstOK waits for the first of tasks to complete successfully and
+// returns its value and position: the counterpart of JavaScript's
+// Promise.any. The other tasks are left alone: FirstOK did not start them,
+// so it neither cancels nor waits for them.
+//
+// If every task fails, FirstOK returns -1 and their errors joined as All
+// does, raising panics and Goexit as All does. If ctx is done first it
+// returns -1 and the context's error. With no tasks it returns [ErrNoTasks].
+func FirstOK[T any](ctx context.Context, tasks []*Task[T]) (T, int, error) {
+	var zero T
+	checkAwaiters("FirstOK", ctx, tasks)
+	if len(tasks) == 0 {
+		return zero, -1, ErrNoTasks
+	}
+	for i, t := range tasks {
+		if t.state.Load() == succeeded {
+			return t.val, i, nil
+		}
+	}
+	w := newWatch(len(tasks), len(tasks))
+	defer w.stop(func(i int) *core { return &tasks[i].core })
+	failed := 0
+	for i, t := range tasks {
+		if !w.add(i, &t.core) {
+			failed++ // completed, and not successfully: see the loop above
+		}
+	}
+	for failed < len(tasks) {
+		i, err := w.next(ctx)
+		if err != nil {
+			return zero, -1, err
+		}
+		if tasks[i].state.Load() == succeeded {
+			return tasks[i].val, i, nil
+		}
+		failed++
+	}
+	var f failures
+	for i, t := range tasks {
+		f.addTask(i, &t.core)
+	}
+	return zero, -1, f.result(ctx)
+}
+
+// RunFirstOK calls every function of fns concurrently and returns the
+// value and position of the first to succeed. As soon as one succeeds, the
+// others' context is canceled (its cause is [ErrLost]); RunFirstOK returns
+// only after every function has returned, like RunN, and cancellations it
+// caused are not errors.
+//
+// If every function fails, the error joins their failures as RunN does; a
+// panic or Goexit in any function, even after a success, is passed on as
+// RunN does. With no functions RunFirstOK returns [ErrNoTasks]. A nil ctx or
+// function panics before anything starts.
+func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, error)) (T, int, error) {
+	var zero T
+	if ctx == nil {
+		nilArg("RunFirstOK", "ctx")
+	}
+	for i, fn := range fns {
+		if fn == nil {
+			nilArg("RunFirstOK", "fns["+strconv.Itoa(i)+"]")
+		}
+	}
+	if len(fns) == 0 {
+		return zero, -1, ErrNoTasks
+	}
+	s := &firstOK[T]{vals: make([]T, len(fns))}
+	s.group.init(ctx, 0, make([]outcome, len(fns)))
+	s.group.race = true
+	s.group.wg.Add(len(fns))
+	for i, fn := range fns[:len(fns)-1] {
+		go spawned(&s.group, i, fn, &s.vals[i])
+	}
+	last := len(fns) - 1
+	local(&s.group, last, fns[last], &s.vals[last])
+	f, err := s.group.join()
+	if w := s.group.winner.Load(); w > 0 {
+		if f.panicked || f.exited {
+			f.raise(err)
+		}
+		return s.vals[w-1], int(w - 1), nil
+	}
+	f.raise(err)
+	return zero, -1, err
+}
+
+type firstOK[T any] struct {
+	group
+	vals []T
+}
+
+// ErrLost is the cause of the cancellation that [RunFirstOK] sends to the
+// functions still running once one has succeeded.
+var ErrLost = errors.New("task: another function succeeded first")

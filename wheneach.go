@@ -1,0 +1,47 @@
+package task
+
+import (
+	"context"
+	"iter"
+)
+
+// WhenEach returns an iterator over tasks in the order they complete,
+// yielding each task once with its position in tasks: the counterpart of
+// .NET 9's Task.WhenEach. Tasks that completed before the loop began come
+// first, in the order of tasks.
+//
+//	for i, t := range task.WhenEach(ctx, tasks) {
+//		v, err := t.Wait(ctx) // complete: does not block
+//		...
+//	}
+//
+// The iteration ends when every task has been yielded, when the loop body
+// breaks out, or when ctx is done; check ctx.Err() after the loop to tell
+// the last case. In every case nothing is left registered with the tasks
+// and no goroutine is left behind: WhenEach starts none. The tasks are not
+// affected. Each range over the iterator starts again from the beginning.
+//
+// A nil ctx or task panics when WhenEach is called.
+func WhenEach[T any](ctx context.Context, tasks []*Task[T]) iter.Seq2[int, *Task[T]] {
+	checkAwaiters("WhenEach", ctx, tasks)
+	return func(yield func(int, *Task[T]) bool) {
+		if len(tasks) == 0 {
+			return
+		}
+		// Capacity len(tasks): every position is sent at most once, by the
+		// task's completion or below, so no send is ever dropped.
+		w := newWatch(len(tasks), len(tasks))
+		defer w.stop(func(i int) *core { return &tasks[i].core })
+		for i, t := range tasks {
+			if !w.add(i, &t.core) {
+				w.ch <- i
+			}
+		}
+		for range tasks {
+			i, err := w.next(ctx)
+			if err != nil || !yield(i, tasks[i]) {
+				return
+			}
+		}
+	}
+}
