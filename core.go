@@ -80,10 +80,14 @@ func (c *core) block(ctx context.Context) error {
 		}
 	}
 	if c.state.Load() == pending {
-		panic("task: wait on a Task that was not made by Go, FromResult, FromError or NewSource")
+		panic(errZeroTask)
 	}
 	return nil
 }
+
+// errZeroTask is the panic for waiting on a Task that was declared rather
+// than made: its WaitGroup was never set, so the wait cannot block.
+const errZeroTask = "task: wait on a Task that was not made by Go, FromResult, FromError or NewSource"
 
 // outcome reports how a completed task ended, for joining with others.
 func (c *core) outcome() outcome {

@@ -163,3 +163,97 @@ func ExampleOption_String() {
 	fmt.Println(task.KeepGoing, task.Settled)
 	// Output: KeepGoing Settled
 }
+
+func ExampleAll() {
+	ctx := context.Background()
+	ids := []int{3, 1, 2}
+	tasks := make([]*task.Task[string], len(ids))
+	for i, id := range ids {
+		tasks[i] = task.Go(ctx, func(context.Context) (string, error) {
+			return fmt.Sprint("user-", id), nil
+		})
+	}
+	names, err := task.All(ctx, tasks)
+	fmt.Println(names, err)
+	// Output: [user-3 user-1 user-2] <nil>
+}
+
+func ExampleAllSeq() {
+	ctx := context.Background()
+	seq := func(yield func(*task.Task[int]) bool) {
+		for i := range 3 {
+			if !yield(task.FromResult(i * i)) {
+				return
+			}
+		}
+	}
+	squares, err := task.AllSeq(ctx, seq)
+	fmt.Println(squares, err)
+	// Output: [0 1 4] <nil>
+}
+
+func ExampleWhenAny() {
+	ctx := context.Background()
+	slow := task.NewSource[string]() // never completes here
+	fast := task.FromError[string](errDown)
+	i, err := task.WhenAny(ctx, []*task.Task[string]{slow.Task(), fast})
+	_, ferr := fast.Wait(ctx)
+	fmt.Println(i, err, ferr) // the first to complete, even though it failed
+	// Output: 1 <nil> orders service down
+}
+
+func ExampleFirstOK() {
+	ctx := context.Background()
+	replicas := []*task.Task[string]{
+		task.FromError[string](errors.New("replica 0 down")),
+		task.FromResult("answer from replica 1"),
+	}
+	v, i, err := task.FirstOK(ctx, replicas)
+	fmt.Println(v, i, err)
+	// Output: answer from replica 1 1 <nil>
+}
+
+func ExampleRunFirstOK() {
+	ctx := context.Background()
+	replica := func(name string, wait bool) func(context.Context) (string, error) {
+		return func(ctx context.Context) (string, error) {
+			if wait {
+				<-ctx.Done() // canceled once another replica has answered
+				return "", context.Cause(ctx)
+			}
+			return "answer from " + name, nil
+		}
+	}
+	v, i, err := task.RunFirstOK(ctx, replica("a", true), replica("b", false), replica("c", true))
+	fmt.Println(v, i, err)
+	// Output: answer from b 1 <nil>
+}
+
+func ExampleWhenEach() {
+	ctx := context.Background()
+	srcs := []*task.Source[string]{task.NewSource[string](), task.NewSource[string](), task.NewSource[string]()}
+	tasks := []*task.Task[string]{srcs[0].Task(), srcs[1].Task(), srcs[2].Task()}
+	srcs[2].Complete("third argument, done first", nil)
+	go func() {
+		srcs[0].Complete("first argument", nil)
+		srcs[1].Complete("second argument", nil)
+	}()
+	for i, t := range task.WhenEach(ctx, tasks) {
+		v, _ := t.Wait(ctx)
+		fmt.Println(i, v)
+	}
+	// Unordered output:
+	// 2 third argument, done first
+	// 0 first argument
+	// 1 second argument
+}
+
+func ExampleMap() {
+	ctx := context.Background()
+	words := []string{"a", "bb", "ccc", "dddd"}
+	lengths, err := task.Map(ctx, words, 2, func(ctx context.Context, w string) (int, error) {
+		return len(w), nil // at most 2 calls run at once
+	})
+	fmt.Println(lengths, err)
+	// Output: [1 2 3 4] <nil>
+}

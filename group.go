@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// A group runs the functions of one RunN call. Unless the call keeps going,
-// it is also the context those functions get: a child of the caller's ctx
-// that is canceled when the first function fails, and when RunN returns.
+// A group runs the functions of one RunN, Map or RunFirstOK call. Unless
+// the call keeps going, it is also the context those functions get: a child
+// of the caller's ctx that is canceled when the first function fails (for
+// RunFirstOK: succeeds), and when the call returns.
 //
 // The child is made only when a function first looks at it (Done, Value, or
 // Err once canceled), so functions that never look cost no allocation for it.

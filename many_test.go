@@ -99,7 +99,7 @@ func TestAllCtxDone(t *testing.T) {
 			t.Errorf("All = %v, %v", got, err)
 		}
 		for _, tk := range tasks {
-			if tk.links != nil {
+			if tk.linked() {
 				t.Error("a link is left registered after All returned")
 			}
 		}
@@ -166,7 +166,7 @@ func TestWhenAny(t *testing.T) {
 			t.Fatalf("WhenAny = %d, %v; want 3, nil", i, err)
 		}
 		for _, tk := range tasks {
-			if tk.links != nil {
+			if tk.linked() {
 				t.Fatal("WhenAny left a link registered")
 			}
 		}
@@ -198,7 +198,7 @@ func TestFirstOK(t *testing.T) {
 		if v != 11 || i != 1 || err != nil {
 			t.Fatalf("FirstOK = %v, %d, %v; want 11, 1, nil", v, i, err)
 		}
-		if tasks[3].state.Load() != pending || tasks[3].links != nil {
+		if tasks[3].state.Load() != pending || tasks[3].linked() {
 			t.Error("FirstOK touched a loser it did not start")
 		}
 		srcs[3].Complete(0, posErr{3})
@@ -289,7 +289,7 @@ func TestWhenEachBreakAndCtx(t *testing.T) {
 			break
 		}
 		for _, tk := range tasks {
-			if tk.links != nil {
+			if tk.linked() {
 				t.Fatal("a link is left registered after break")
 			}
 		}
@@ -303,7 +303,7 @@ func TestWhenEachBreakAndCtx(t *testing.T) {
 			t.Errorf("with ctx canceled: %d yields; want 1", n)
 		}
 		for _, tk := range tasks {
-			if tk.links != nil {
+			if tk.linked() {
 				t.Fatal("a link is left registered after ctx ended the loop")
 			}
 		}

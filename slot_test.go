@@ -190,3 +190,10 @@ func zeroValue(i int) any {
 	}
 	return point{}
 }
+
+// linked reports whether any call is registered with c.
+func (c *core) linked() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.links != nil
+}

@@ -49,7 +49,9 @@ func TestBadArguments(t *testing.T) {
 		{func() { WhenAll(nilCtx) }, "task: WhenAll: ctx is nil"},
 		{func() { WhenAll(ctx, FromResult(1), nilTask) }, "task: WhenAll: tasks[1] is nil"},
 		{func() { WhenAll(ctx, FromResult(1), nil) }, "task: WhenAll: tasks[1] is nil"},
-		{func() { new(Task[int]).Wait(ctx) }, "task: wait on a Task that was not made by Go, FromResult, FromError or NewSource"},
+		{func() { new(Task[int]).Wait(ctx) }, errZeroTask},
+		{func() { Await1(ctx, new(Task[int])) }, errZeroTask},
+		{func() { All(ctx, []*Task[int]{new(Task[int])}) }, errZeroTask},
 	} {
 		if got := catch(tc.f); got != tc.want {
 			t.Errorf("panic %q; want %q", got, tc.want)

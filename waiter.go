@@ -72,6 +72,9 @@ func (s *sequence) wait(ctx context.Context, c *core) error {
 	d := ctx.Done()
 	if d == nil {
 		c.wg.Wait()
+		if c.state.Load() == pending {
+			panic(errZeroTask)
+		}
 		return nil
 	}
 	if s.l == nil {

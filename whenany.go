@@ -57,7 +57,7 @@ func checkAwaiters[A Awaiter](name string, ctx context.Context, tasks []A) {
 type watch struct {
 	links []link
 	ch    chan int
-	added int // links[:added] may be registered
+	added int // links[:added] may be registered: stop looks at no others
 }
 
 func newWatch(n, capacity int) *watch {
@@ -78,6 +78,10 @@ func (w *watch) add(i int, c *core) bool {
 // next returns the position of the next task to complete, or the
 // context's error.
 func (w *watch) next(ctx context.Context) (int, error) {
+	d := ctx.Done()
+	if d == nil {
+		return <-w.ch, nil
+	}
 	select {
 	case i := <-w.ch:
 		return i, nil

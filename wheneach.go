@@ -25,19 +25,31 @@ import (
 func WhenEach[T any](ctx context.Context, tasks []*Task[T]) iter.Seq2[int, *Task[T]] {
 	checkAwaiters("WhenEach", ctx, tasks)
 	return func(yield func(int, *Task[T]) bool) {
-		if len(tasks) == 0 {
-			return
-		}
-		// Capacity len(tasks): every position is sent at most once, by the
-		// task's completion or below, so no send is ever dropped.
-		w := newWatch(len(tasks), len(tasks))
-		defer w.stop(func(i int) *core { return &tasks[i].core })
+		var w *watch
+		waiting := 0
+		defer func() {
+			if w != nil {
+				w.stop(func(i int) *core { return &tasks[i].core })
+			}
+		}()
 		for i, t := range tasks {
-			if !w.add(i, &t.core) {
-				w.ch <- i
+			if t.state.Load() == pending {
+				if w == nil {
+					// Capacity len(tasks): every position is sent at most
+					// once, so no completion is ever dropped.
+					w = newWatch(len(tasks), len(tasks))
+				}
+				if w.add(i, &t.core) {
+					waiting++
+					continue
+				}
+			}
+			// Completed before the loop reached it: yield at once.
+			if !yield(i, t) {
+				return
 			}
 		}
-		for range tasks {
+		for range waiting {
 			i, err := w.next(ctx)
 			if err != nil || !yield(i, tasks[i]) {
 				return

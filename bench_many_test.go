@@ -1,0 +1,90 @@
+package task
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+var sizes = []int{16, 1_000, 100_000}
+
+// perTask reports ns and bytes per task next to the per-operation figures.
+func perTask(b *testing.B, n int, body func()) {
+	b.Helper()
+	b.ReportAllocs()
+	var m1, m2 runtime.MemStats
+	runtime.ReadMemStats(&m1)
+	b.ResetTimer()
+	for range b.N {
+		body()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&m2)
+	tasks := float64(b.N) * float64(n)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/tasks, "ns/task")
+	b.ReportMetric(float64(m2.TotalAlloc-m1.TotalAlloc)/tasks, "B/task")
+}
+
+func BenchmarkAll(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range sizes {
+		done := make([]*Task[int], n)
+		for i := range done {
+			done[i] = FromResult(i)
+		}
+		b.Run(fmt.Sprintf("n=%d/mode=completed", n), func(b *testing.B) {
+			perTask(b, n, func() { All(ctx, done) })
+		})
+		b.Run(fmt.Sprintf("n=%d/mode=go", n), func(b *testing.B) {
+			tasks := make([]*Task[int], n)
+			perTask(b, n, func() {
+				for i := range tasks {
+					tasks[i] = Go(ctx, immediate[int])
+				}
+				All(ctx, tasks)
+			})
+		})
+	}
+}
+
+func BenchmarkWhenAny(b *testing.B) {
+	// Every task is pending and ctx is done: WhenAny registers with every
+	// task, finds ctx done, and unregisters from every task.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d/mode=pending", n), func(b *testing.B) {
+			_, tasks := sources(n)
+			perTask(b, n, func() { WhenAny(ctx, tasks) })
+		})
+	}
+}
+
+func BenchmarkWhenEach(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range sizes {
+		done := make([]*Task[int], n)
+		for i := range done {
+			done[i] = FromResult(i)
+		}
+		b.Run(fmt.Sprintf("n=%d/mode=completed", n), func(b *testing.B) {
+			perTask(b, n, func() {
+				for range WhenEach(ctx, done) {
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkMap(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range sizes {
+		in := make([]int, n)
+		b.Run(fmt.Sprintf("n=%d/limit=8", n), func(b *testing.B) {
+			perTask(b, n, func() {
+				Map(ctx, in, 8, func(_ context.Context, x int) (int, error) { return x, nil })
+			})
+		})
+	}
+}

@@ -1,0 +1,161 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// scaleN is the number of tasks in the scale tests: 10^5, or 10^4 with
+// -short.
+func scaleN() int {
+	if testing.Short() {
+		return 10_000
+	}
+	return 100_000
+}
+
+// completeShuffled completes srcs in a random order from another goroutine.
+func completeShuffled(srcs []*Source[int], seed uint64) {
+	order := rand.New(rand.NewPCG(seed, 1)).Perm(len(srcs))
+	go func() {
+		for _, i := range order {
+			srcs[i].Complete(i, nil)
+		}
+	}()
+}
+
+// measure runs f and reports bytes and allocations per task and the
+// goroutines left over.
+func measure(t *testing.T, name string, n int, f func()) {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	var m1, m2 runtimeMem
+	m1.read()
+	start := time.Now()
+	f()
+	elapsed := time.Since(start)
+	m2.read()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%s: %d goroutines after, %d before", name, after, before)
+	}
+	bytes := float64(m2.bytes-m1.bytes) / float64(n)
+	allocs := float64(m2.mallocs-m1.mallocs) / float64(n)
+	t.Logf("%s, n=%d: %.1f B/task, %.2f allocs/task, %v/task (includes making the tasks)",
+		name, n, bytes, allocs, elapsed/time.Duration(n))
+	// Bounded memory per task: a task with its source is about 100 bytes;
+	// nothing here may grow faster than that.
+	if bytes > 400 || allocs > 4 {
+		t.Errorf("%s: %.1f B and %.2f allocs per task; want at most 400 B and 4", name, bytes, allocs)
+	}
+}
+
+func TestScaleAll(t *testing.T) {
+	n := scaleN()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	measure(t, "All of pending sources", n, func() {
+		srcs, tasks := sources(n)
+		completeShuffled(srcs, 1)
+		got, err := All(ctx, tasks)
+		if err != nil || len(got) != n || got[n-1] != n-1 {
+			t.Fatalf("All: len %d, err %v", len(got), err)
+		}
+	})
+}
+
+func TestScaleAllErrors(t *testing.T) {
+	n := scaleN()
+	tasks := make([]*Task[int], n)
+	for i := range tasks {
+		tasks[i] = FromError[int](posErr{i})
+	}
+	start := time.Now()
+	_, err := All(context.Background(), tasks)
+	msg := err.Error()
+	found := 0
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		if _, ok := e.(*PositionError); ok {
+			found++
+		}
+	}
+	is := errErrorsIs(err, posErr{n - 1})
+	t.Logf("All of %d failed tasks, Error() of %d bytes and errors.Is of the last: %v", n, len(msg), time.Since(start))
+	if found != n || !is {
+		t.Fatalf("joined %d of %d errors; errors.Is(last) = %v", found, n, is)
+	}
+}
+
+func TestScaleWhenAny(t *testing.T) {
+	n := scaleN()
+	measure(t, "WhenAny of pending sources", n, func() {
+		srcs, tasks := sources(n)
+		go srcs[n/2].Complete(1, nil)
+		i, err := WhenAny(context.Background(), tasks)
+		if i != n/2 || err != nil {
+			t.Fatalf("WhenAny = %d, %v", i, err)
+		}
+		for _, tk := range tasks {
+			if tk.linked() {
+				t.Fatal("WhenAny left links registered")
+			}
+		}
+	})
+}
+
+func TestScaleWhenEach(t *testing.T) {
+	n := scaleN()
+	measure(t, "WhenEach over pending sources", n, func() {
+		srcs, tasks := sources(n)
+		completeShuffled(srcs, 2)
+		seen := make([]bool, n)
+		count := 0
+		for i := range WhenEach(context.Background(), tasks) {
+			if seen[i] {
+				t.Fatalf("task %d yielded twice", i)
+			}
+			seen[i] = true
+			count++
+		}
+		if count != n {
+			t.Fatalf("%d of %d yielded", count, n)
+		}
+	})
+}
+
+func TestScaleMap(t *testing.T) {
+	n := scaleN()
+	in := make([]int, n)
+	for i := range in {
+		in[i] = i
+	}
+	measure(t, "Map, limit 8", n, func() {
+		out, err := Map(context.Background(), in, 8, func(_ context.Context, x int) (int, error) { return 2 * x, nil })
+		if err != nil || out[n-1] != 2*(n-1) {
+			t.Fatalf("Map: %v", err)
+		}
+	})
+}
+
+func TestScaleGoAll(t *testing.T) {
+	n := scaleN()
+	ctx := context.Background()
+	measure(t, "Go then All", n, func() {
+		tasks := make([]*Task[int], n)
+		for i := range tasks {
+			tasks[i] = Go(ctx, immediate[int])
+		}
+		if _, err := All(ctx, tasks); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func errErrorsIs(err, target error) bool { return errors.Is(err, target) }
