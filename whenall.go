@@ -25,10 +25,19 @@ func WhenAll(ctx context.Context, tasks ...Awaiter) error {
 	if ctx == nil {
 		panic("task: WhenAll: ctx is nil")
 	}
+	ok := true
 	for i, t := range tasks {
-		if t == nil || t.awaiter() == nil {
+		var c *core
+		if t != nil {
+			c = t.awaiter()
+		}
+		if c == nil {
 			panic("task: WhenAll: tasks[" + strconv.Itoa(i) + "] is nil")
 		}
+		ok = ok && c.state.Load() == succeeded
+	}
+	if ok {
+		return nil // every task has succeeded: one pass, no allocation
 	}
 	var seq sequence
 	for _, t := range tasks {

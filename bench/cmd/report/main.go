@@ -1,0 +1,160 @@
+// Command report runs the side-by-side benchmarks of this module with
+// repetitions, takes medians, and writes docs/benchmarks.md (tables in the
+// shape of BenchmarkDotNet: Method | Mean | Ratio | Allocated | Alloc Ratio),
+// docs/benchmarks.svg (time and allocations against N per library) and
+// docs/benchmarks.txt (the raw `go test -bench` output, for benchstat).
+//
+// Run it from the bench directory:
+//
+//	go run ./cmd/report            # the full run: -count 10, minutes
+//	go run ./cmd/report -count 3 -benchtime 50ms   # a quicker look
+//	go run ./cmd/report -input ../docs/benchmarks.txt  # re-render a run
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+func main() {
+	count := flag.Int("count", 10, "repetitions of each benchmark (-count of go test)")
+	benchtime := flag.String("benchtime", "100ms", "time per repetition (-benchtime of go test)")
+	bench := flag.String("bench", "Fanout", "benchmarks to run (-bench of go test)")
+	input := flag.String("input", "", "render this saved go test output instead of running the benchmarks")
+	docs := flag.String("docs", "../docs", "folder to write benchmarks.md, .svg and .txt to")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("report: ")
+
+	var raw []byte
+	var err error
+	if *input != "" {
+		raw, err = os.ReadFile(*input)
+	} else {
+		raw, err = run(*bench, *count, *benchtime)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := parse(bytes.NewReader(raw))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if len(res.rows) == 0 {
+		log.Fatal("no benchmark results")
+	}
+	if err := os.MkdirAll(*docs, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	sizes, err := binarySizes()
+	if err != nil {
+		log.Fatal(err)
+	}
+	env := environment(raw)
+	env.count, env.benchtime = *count, *benchtime
+	if *input != "" {
+		env.count, env.benchtime = res.countPerName(), "(from "+*input+")"
+	}
+	md := render(res, sizes, env)
+	for name, data := range map[string][]byte{
+		"benchmarks.md":  md,
+		"benchmarks.txt": raw,
+	} {
+		if err := os.WriteFile(filepath.Join(*docs, name), data, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := chart(res, filepath.Join(*docs, "benchmarks.svg")); err != nil {
+		log.Fatal(err)
+	}
+	os.Stdout.Write(tablesOnly(res))
+	fmt.Printf("\nwrote %s/benchmarks.md, benchmarks.svg and benchmarks.txt\n", *docs)
+}
+
+// run runs go test -bench twice: once with -benchtime 1x to learn the
+// names (and build the test binary), then for real, with a progress bar.
+func run(bench string, count int, benchtime string) ([]byte, error) {
+	fmt.Fprintln(os.Stderr, "report: listing the benchmarks (one iteration each)...")
+	list, err := exec.Command("go", "test", "-run", "^$", "-bench", bench, "-benchtime", "1x", ".").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("go test -benchtime 1x: %v\n%s", err, list)
+	}
+	names := 0
+	for _, l := range strings.Split(string(list), "\n") {
+		if strings.HasPrefix(l, "Benchmark") && strings.Contains(l, "ns/op") {
+			names++
+		}
+	}
+	total := names * count
+	fmt.Fprintf(os.Stderr, "report: %d benchmarks × %d repetitions of %s\n", names, count, benchtime)
+
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", bench, "-benchmem",
+		"-count", fmt.Sprint(count), "-benchtime", benchtime, ".")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(os.Stderr),
+		progressbar.OptionSetDescription("benchmarks"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionClearOnFinish())
+	var raw bytes.Buffer
+	sc := bufio.NewScanner(io.TeeReader(out, &raw))
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.HasPrefix(l, "Benchmark") && strings.Contains(l, "ns/op") {
+			bar.Add(1)
+			name, _, _ := strings.Cut(l, " ")
+			bar.Describe(strings.TrimPrefix(name, "BenchmarkFanout/"))
+		}
+	}
+	bar.Finish()
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("go test -bench: %v\n%s", err, raw.Bytes())
+	}
+	return raw.Bytes(), nil
+}
+
+// env describes where the numbers come from.
+type env struct {
+	cpu, goVersion, goos string
+	cpus              int
+	peers             []string
+	count             int
+	benchtime         string
+	date              string
+}
+
+func environment(raw []byte) env {
+	e := env{goVersion: runtime.Version(), goos: runtime.GOOS + "/" + runtime.GOARCH, cpus: runtime.NumCPU(),
+		date: time.Now().UTC().Format("2006-01-02")}
+	for _, l := range strings.Split(string(raw), "\n") {
+		if v, ok := strings.CutPrefix(l, "cpu: "); ok {
+			e.cpu = strings.TrimSpace(v)
+		}
+	}
+	if out, err := exec.Command("go", "version").Output(); err == nil {
+		e.goVersion = strings.TrimSpace(string(out))
+	}
+	e.peers = peerVersions()
+	return e
+}
