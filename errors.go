@@ -19,14 +19,14 @@ type PanicError struct {
 	// Value is the value passed to panic. For panic(nil) it is a
 	// *runtime.PanicNilError, or nil when GODEBUG=panicnil=1.
 	Value any
-	// Stack is the output of [runtime/debug.Stack] in the panicking
-	// goroutine, taken during the panic.
+	// Stack is the stack of the panicking goroutine, taken during the
+	// panic, in the format of [runtime/debug.Stack].
 	Stack []byte
 }
 
 // Error returns the panic value followed by the original stack.
 func (p *PanicError) Error() string {
-	return fmt.Sprintf("task: panic: %v\n\ngoroutine stack at the panic:\n%s", p.Value, p.Stack)
+	return "task: panic: " + fmt.Sprint(p.Value) + "\n\ngoroutine stack at the panic:\n" + string(p.Stack)
 }
 
 // Unwrap returns Value when it is an error, so [errors.Is] and [errors.As]
@@ -136,7 +136,7 @@ func contextError(ctx context.Context) error {
 		return context.Canceled
 	}
 	if cause := context.Cause(ctx); cause != nil && cause != err {
-		return fmt.Errorf("%w: %w", err, cause)
+		return &causeError{err: err, cause: cause}
 	}
 	return err
 }
@@ -147,3 +147,10 @@ func isCancellation(err, cause error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
 		(cause != nil && errors.Is(err, cause))
 }
+
+// causeError is a context's error with its cause: errors.Is reaches both.
+// (fmt.Errorf("%w: %w") would do, at the price of linking Errorf.)
+type causeError struct{ err, cause error }
+
+func (e *causeError) Error() string   { return e.err.Error() + ": " + e.cause.Error() }
+func (e *causeError) Unwrap() []error { return []error{e.err, e.cause} }

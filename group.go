@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,12 +16,13 @@ import (
 // The child is made only when a function first looks at it (Done, Value, or
 // Err once canceled), so functions that never look cost no allocation for it.
 type group struct {
-	wg     sync.WaitGroup
-	parent context.Context
-	outs   []outcome // one per function; outs[i] written only by function i, read after wg.Wait
-	opts   Option
-	race   bool         // RunFirstOK: the first success cancels the others; failures do not
-	winner atomic.Int32 // RunFirstOK: 1 + the position of the first success, or 0
+	wg      sync.WaitGroup
+	parent  context.Context
+	outs    []outcome // one per function; outs[i] written only by function i, read after wg.Wait
+	opts    Option
+	race    bool         // RunFirstOK: the first success cancels the others; failures do not
+	winner  atomic.Int32 // RunFirstOK: 1 + the position of the first success, or 0
+	running atomic.Int32 // functions not yet finished, when counted by wg per function
 
 	ready  atomic.Bool // child and cancel are set
 	failed atomic.Bool // first is set
@@ -75,6 +77,7 @@ func local[T any](g *group, i int, fn func(context.Context) (T, error), v *T) {
 // finish records the end of function i and counts it as done.
 func (g *group) finish(i int) {
 	g.record(i)
+	g.running.Add(-1)
 	g.wg.Done()
 }
 
@@ -133,6 +136,13 @@ func (g *group) wait() error {
 // join waits for every function, cancels the child context, and joins the
 // outcomes.
 func (g *group) join() (failures, error) {
+	if g.running.Load() != 0 {
+		// The goroutines just started are usually in this P's run queue,
+		// not yet running: yielding once lets them run here, which is far
+		// cheaper than parking on the WaitGroup and being woken by another
+		// thread.
+		runtime.Gosched()
+	}
 	g.wg.Wait()
 	if g.opts&KeepGoing == 0 {
 		g.fail(context.Canceled)

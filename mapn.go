@@ -2,7 +2,7 @@ package task
 
 import (
 	"context"
-	"fmt"
+	"strconv"
 	"sync/atomic"
 )
 
@@ -32,7 +32,7 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 		nilArg("Map", "fn")
 	}
 	if limit < 1 {
-		panic(fmt.Sprintf("task: Map: limit is %d; want at least 1", limit))
+		panic("task: Map: limit is " + strconv.Itoa(limit) + "; want at least 1")
 	}
 	out := make([]Out, len(inputs))
 	if len(inputs) == 0 {

@@ -2,7 +2,7 @@ package task
 
 import (
 	"context"
-	"runtime/debug"
+	"runtime"
 )
 
 // A Task is a value of type T and an error that become available once,
@@ -169,7 +169,7 @@ func invoke[T any](ctx context.Context, fn func(context.Context) (T, error), v *
 				// A panic or a Goexit. recover stops only the first; for
 				// Goexit the code after this closure never runs.
 				pv = recover()
-				stack = debug.Stack()
+				stack = stackTrace()
 			}
 		}()
 		*v, o.err = fn(ctx)
@@ -188,4 +188,18 @@ func invoke[T any](ctx context.Context, fn func(context.Context) (T, error), v *
 	*v = zero
 	o.state = panicked
 	o.err = &PanicError{Value: pv, Stack: stack}
+}
+
+// stackTrace is the stack of the calling goroutine, as runtime/debug.Stack
+// returns it, without linking runtime/debug into every program that uses
+// this package (about 100 kB).
+func stackTrace() []byte {
+	buf := make([]byte, 4096)
+	for {
+		n := runtime.Stack(buf, false)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }

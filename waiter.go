@@ -1,6 +1,9 @@
 package task
 
-import "context"
+import (
+	"context"
+	"runtime"
+)
 
 // A link registers one waiting call with one pending task. When the task
 // completes it sends the link's position on ch without blocking, and drops
@@ -61,13 +64,24 @@ func (c *core) wake() {
 // A sequence waits for tasks one after another. Its link is made the first
 // time a task is pending and ctx can be canceled, and is reused.
 type sequence struct {
-	l *link
+	l       *link
+	yielded bool // runtime.Gosched was called once already
 }
 
 // wait is core.block for a call over several tasks.
 func (s *sequence) wait(ctx context.Context, c *core) error {
 	if c.state.Load() != pending {
 		return nil
+	}
+	if !s.yielded {
+		// Tasks just started by Go are usually waiting in this P's run
+		// queue: yielding once lets them run here before we block, which
+		// is cheaper than being woken by another thread.
+		s.yielded = true
+		runtime.Gosched()
+		if c.state.Load() != pending {
+			return nil
+		}
 	}
 	d := ctx.Done()
 	if d == nil {

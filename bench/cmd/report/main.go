@@ -137,11 +137,11 @@ func run(bench string, count int, benchtime string) ([]byte, error) {
 // env describes where the numbers come from.
 type env struct {
 	cpu, goVersion, goos string
-	cpus              int
-	peers             []string
-	count             int
-	benchtime         string
-	date              string
+	cpus                 int
+	peers                []string
+	count                int
+	benchtime            string
+	date                 string
 }
 
 func environment(raw []byte) env {
