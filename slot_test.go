@@ -51,9 +51,10 @@ const (
 	kCompleted             // a task made by FromResult (await only)
 	kSource                // a task completed by the test through slot.complete (await only)
 	kWaitCause             // waits for ctx.Done, returns val(i), context.Cause(ctx)
+	kSlow                  // the fault model's late value: kValue behind a gate
 )
 
-var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source", "waitCause"}
+var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source", "waitCause", "slow"}
 
 func (k kind) String() string { return kindNames[k] }
 
