@@ -19,8 +19,8 @@ var ErrNoTasks = errors.New("task: no tasks to wait for")
 // tasks it returns -1 and [ErrNoTasks]. tasks may be a []*Task[T] or a
 // []Awaiter of tasks of mixed types. A nil ctx or task panics at once.
 //
-// WhenAny registers with every pending task, with one allocation for all of
-// them and no goroutine, and unregisters before it returns.
+// WhenAny registers with every pending task, with two allocations whatever
+// the number of tasks and no goroutine, and unregisters before it returns.
 func WhenAny[A Awaiter](ctx context.Context, tasks []A) (int, error) {
 	checkAwaiters("WhenAny", ctx, tasks)
 	if len(tasks) == 0 {
@@ -100,7 +100,8 @@ func (w *watch) stop(at func(int) *core) {
 // FirstOK waits for the first of tasks to complete successfully and
 // returns its value and position: the counterpart of JavaScript's
 // Promise.any. The other tasks are left alone: FirstOK did not start them,
-// so it neither cancels nor waits for them.
+// so it neither cancels nor waits for them, and a panic in one of them stays
+// in that task for its owner to wait for (see the package documentation).
 //
 // If every task fails, FirstOK returns -1 and their errors joined as All
 // does, raising panics and Goexit as All does. If ctx is done first it
@@ -121,7 +122,11 @@ func FirstOK[T any](ctx context.Context, tasks []*Task[T]) (T, int, error) {
 	failed := 0
 	for i, t := range tasks {
 		if !w.add(i, &t.core) {
-			failed++ // completed, and not successfully: see the loop above
+			// Completed since the loop above looked.
+			if t.state.Load() == succeeded {
+				return t.val, i, nil
+			}
+			failed++
 		}
 	}
 	for failed < len(tasks) {

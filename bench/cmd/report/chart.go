@@ -17,7 +17,7 @@ import (
 func chart(r *results, path string) error {
 	const mode = "immediate"
 	timeP := plot.New()
-	timeP.Title.Text = "Time per call (mode=immediate)"
+	timeP.Title.Text = "Time per call (mode=immediate; legend on the right)"
 	timeP.X.Label.Text = "N (calls fanned out)"
 	timeP.Y.Label.Text = "ns per call, log scale"
 	timeP.Y.Scale = plot.LogScale{}
@@ -61,7 +61,9 @@ func chart(r *results, path string) error {
 				l.Width = vg.Points(2.5)
 			}
 			pair.p.Add(l, pts)
-			pair.p.Legend.Add(impl, l, pts)
+			if pair.p == allocP {
+				pair.p.Legend.Add(impl, l, pts)
+			}
 		}
 	}
 	const width, height = 32 * vg.Centimeter, 14 * vg.Centimeter

@@ -30,7 +30,7 @@ import (
 
 func main() {
 	count := flag.Int("count", 10, "repetitions of each benchmark (-count of go test)")
-	benchtime := flag.String("benchtime", "100ms", "time per repetition (-benchtime of go test)")
+	benchtime := flag.String("benchtime", "50ms", "time per repetition (-benchtime of go test)")
 	bench := flag.String("bench", "Fanout", "benchmarks to run (-bench of go test)")
 	input := flag.String("input", "", "render this saved go test output instead of running the benchmarks")
 	docs := flag.String("docs", "../docs", "folder to write benchmarks.md, .svg and .txt to")
@@ -65,7 +65,7 @@ func main() {
 	env := environment(raw)
 	env.count, env.benchtime = *count, *benchtime
 	if *input != "" {
-		env.count, env.benchtime = res.countPerName(), "(from "+*input+")"
+		env.count = res.countPerName() // -benchtime is not in the output: pass the one used
 	}
 	md := render(res, sizes, env)
 	for name, data := range map[string][]byte{
