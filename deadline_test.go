@@ -32,7 +32,10 @@ func TestDeadlines(t *testing.T) {
 			_, err := Map(ctx, []int{1, 2}, 2, func(ctx context.Context, _ int) (int, error) { return waitCtx(ctx) })
 			return err
 		}},
-		{"RunFirstOK", func(ctx context.Context, _ *Task[int]) error { _, _, err := RunFirstOK(ctx, waitCtx, waitCtx); return err }},
+		{"RunFirstOK", func(ctx context.Context, _ *Task[int]) error {
+			_, _, err := RunFirstOK(ctx, waitCtx, waitCtx)
+			return err
+		}},
 	} {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), d)
