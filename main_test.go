@@ -31,7 +31,8 @@ func TestMain(m *testing.M) {
 }
 
 // goroutines returns the stacks of the goroutines other than the caller's
-// and those the runtime, the testing package or os/signal keep, as goleak
+// and those the runtime (its cleanup and finalizer goroutines, which can
+// show while they run), the fuzzing engine or os/signal keep, as goleak
 // ignores them.
 func goroutines() []string {
 	buf := make([]byte, 1<<20)
@@ -46,7 +47,8 @@ func goroutines() []string {
 	var out []string
 	for i, g := range strings.Split(string(buf), "\n\n") {
 		if i == 0 || strings.Contains(g, "os/signal.signal_recv") || strings.Contains(g, "testing.(*F).Fuzz") ||
-			strings.Contains(g, "testing.runFuzzing") || strings.Contains(g, "internal/fuzz.") {
+			strings.Contains(g, "testing.runFuzzing") || strings.Contains(g, "internal/fuzz.") ||
+			strings.Contains(g, "runtime.runCleanups") || strings.Contains(g, "runtime.runFinalizers") {
 			continue
 		}
 		out = append(out, g)

@@ -22,6 +22,7 @@ type key struct {
 type stat struct {
 	ns, bytes, allocs float64
 	runs              int
+	nsSample          *benchmath.Sample // for significance tests
 }
 
 type results struct {
@@ -74,7 +75,8 @@ func parse(in io.Reader) (*results, error) {
 	}
 	for _, k := range order {
 		m := samples[k]
-		r.rows[k] = stat{ns: median(m["sec/op"]) * 1e9, bytes: median(m["B/op"]), allocs: median(m["allocs/op"]), runs: len(m["sec/op"])}
+		r.rows[k] = stat{ns: median(m["sec/op"]) * 1e9, bytes: median(m["B/op"]), allocs: median(m["allocs/op"]), runs: len(m["sec/op"]),
+			nsSample: benchmath.NewSample(m["sec/op"], &benchmath.DefaultThresholds)}
 		if !slices.Contains(r.impls, k.impl) {
 			r.impls = append(r.impls, k.impl)
 		}
@@ -128,4 +130,13 @@ func formatNs(ns float64) string {
 	default:
 		return fmt.Sprintf("%.2f ns", ns)
 	}
+}
+
+// pValue is the probability that a and b's times come from the same
+// distribution (Mann-Whitney U test, as benchstat uses).
+func pValue(a, b stat) float64 {
+	if a.nsSample == nil || b.nsSample == nil {
+		return 0
+	}
+	return benchmath.AssumeNothing.Compare(a.nsSample, b.nsSample).P
 }
