@@ -142,7 +142,13 @@
 // does look at it adds the child context: three more allocations for the
 // whole call, fewer than [golang.org/x/sync/errgroup.WithContext]. Go makes
 // two (the task and its goroutine's closure). Waiting for a pending task
-// with a ctx that can be canceled makes its Done channel, once per task.
+// with a ctx that can be canceled makes its Done channel, once per task;
+// AwaitN, All and WhenAll instead register one link for the whole call.
+//
+// Before it blocks, RunN (and a call that waits for several pending tasks)
+// yields once with [runtime.Gosched]: goroutines it has just started are
+// usually still in the current P's run queue, and letting them run there is
+// much cheaper than parking and being woken from another thread.
 //
 // [the Go memory model]: https://go.dev/ref/mem
 package task

@@ -22,7 +22,7 @@ import (
 const hangGuard = time.Second
 
 // outcomeOf runs f on its own goroutine and reports how it ended.
-func outcomeOf(f func() error) (err error, panicked any, exited, hung bool) {
+func outcomeOf(f func() error) (panicked any, exited, hung bool, err error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -40,7 +40,7 @@ func outcomeOf(f func() error) (err error, panicked any, exited, hung bool) {
 	case <-done:
 		return
 	case <-time.After(hangGuard):
-		return nil, nil, false, true
+		return nil, false, true, nil
 	}
 }
 
@@ -48,7 +48,7 @@ func TestGoexitInAFunction(t *testing.T) {
 	goexit := func() error { runtime.Goexit(); return nil }
 
 	// errgroup: Wait returns nil, as if the function had succeeded.
-	err, p, exited, hung := outcomeOf(func() error {
+	p, exited, hung, err := outcomeOf(func() error {
 		var g errgroup.Group
 		g.Go(goexit)
 		return g.Wait()
@@ -59,7 +59,7 @@ func TestGoexitInAFunction(t *testing.T) {
 	}
 
 	// pond: record what the pinned version does.
-	err, p, exited, hung = outcomeOf(func() error {
+	p, exited, hung, err = outcomeOf(func() error {
 		g := pond.NewGroup()
 		g.SubmitErr(goexit)
 		return g.Wait()
@@ -70,7 +70,7 @@ func TestGoexitInAFunction(t *testing.T) {
 	}
 
 	// task: the Goexit is repeated in the caller, after the others finish.
-	err, p, exited, hung = outcomeOf(func() error {
+	p, exited, hung, err = outcomeOf(func() error {
 		_, _, err := task.Run2(context.Background(),
 			func(context.Context) (int, error) { runtime.Goexit(); return 1, nil },
 			func(context.Context) (string, error) { return "x", nil })
@@ -85,7 +85,7 @@ func TestTwoPanics(t *testing.T) {
 	boom := func(msg string) func() { return func() { panic(msg) } }
 
 	// conc: the panic raised by Wait carries one of the two values only.
-	_, p, _, _ := outcomeOf(func() error {
+	p, _, _, _ := outcomeOf(func() error {
 		var wg conc.WaitGroup
 		wg.Go(boom("first"))
 		wg.Go(boom("second"))
@@ -102,7 +102,7 @@ func TestTwoPanics(t *testing.T) {
 	}
 
 	// task: both panics are in the value raised.
-	_, p, _, _ = outcomeOf(func() error {
+	p, _, _, _ = outcomeOf(func() error {
 		task.Run2(context.Background(),
 			func(context.Context) (int, error) { panic("first") },
 			func(context.Context) (int, error) { panic("second") })
