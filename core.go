@@ -68,21 +68,26 @@ func (c *core) block(ctx context.Context) error {
 	}
 	d := ctx.Done()
 	if d == nil {
-		// No way to give up: block on the WaitGroup, which costs no allocation.
-		c.wg.Wait()
-	} else {
-		select {
-		case <-c.doneChan():
-		case <-d:
-			if c.state.Load() == pending {
-				return contextError(ctx)
-			}
+		c.waitForever()
+		return nil
+	}
+	select {
+	case <-c.doneChan():
+	case <-d:
+		if c.state.Load() == pending {
+			return contextError(ctx)
 		}
 	}
+	return nil
+}
+
+// waitForever waits for a ctx that can never be done: it blocks on the
+// WaitGroup, which costs no allocation.
+func (c *core) waitForever() {
+	c.wg.Wait()
 	if c.state.Load() == pending {
 		panic(errZeroTask)
 	}
-	return nil
 }
 
 // errZeroTask is the panic for waiting on a Task that was declared rather

@@ -86,7 +86,7 @@ func TestScaleAllErrors(t *testing.T) {
 			found++
 		}
 	}
-	is := errErrorsIs(err, posErr{n - 1})
+	is := errors.Is(err, posErr{n - 1})
 	t.Logf("All of %d failed tasks, Error() of %d bytes and errors.Is of the last: %v", n, len(msg), time.Since(start))
 	if found != n || !is {
 		t.Fatalf("joined %d of %d errors; errors.Is(last) = %v", found, n, is)
@@ -157,5 +157,3 @@ func TestScaleGoAll(t *testing.T) {
 		}
 	})
 }
-
-func errErrorsIs(err, target error) bool { return errors.Is(err, target) }

@@ -85,10 +85,7 @@ func (s *sequence) wait(ctx context.Context, c *core) error {
 	}
 	d := ctx.Done()
 	if d == nil {
-		c.wg.Wait()
-		if c.state.Load() == pending {
-			panic(errZeroTask)
-		}
+		c.waitForever()
 		return nil
 	}
 	if s.l == nil {

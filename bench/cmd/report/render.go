@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -197,7 +198,7 @@ completed future). The raw output is in [benchmarks.txt](benchmarks.txt), for be
 		mark := "met"
 		if !t.met {
 			mark = "**missed**"
-			if t.why != "" && !contains(whys, t.why) {
+			if t.why != "" && !slices.Contains(whys, t.why) {
 				whys = append(whys, t.why)
 			}
 		}
@@ -252,13 +253,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
