@@ -31,13 +31,14 @@ func All[T any](ctx context.Context, tasks []*Task[T], opts ...Option) ([]T, err
 	var seq sequence
 	for _, t := range tasks {
 		if err := seq.wait(ctx, &t.core); err != nil {
+			err = gaveUp("All", "tasks", err, len(tasks), func(i int) *core { return &tasks[i].core })
 			if !settled {
 				return nil, err
 			}
 			return values(tasks), err
 		}
 	}
-	var f failures
+	f := newFailures("All", "tasks")
 	for i, t := range tasks {
 		if t.state.Load() != succeeded {
 			f.addTask(i, &t.core)
@@ -72,16 +73,16 @@ func AllSeq[T any](ctx context.Context, tasks iter.Seq[*Task[T]], opts ...Option
 	settled := options(opts)&Settled != 0
 	var (
 		seq  sequence
-		f    failures
+		f    = newFailures("AllSeq", "tasks")
 		out  []T
-		werr error
 		i    int
 	)
 	for t := range tasks {
 		if t == nil {
 			nilArg("AllSeq", "task "+strconv.Itoa(i)+" of the sequence")
 		}
-		if werr = seq.wait(ctx, &t.core); werr != nil {
+		if seq.wait(ctx, &t.core) != nil {
+			f.unfinished(i)
 			break
 		}
 		if t.state.Load() != succeeded {
@@ -90,18 +91,9 @@ func AllSeq[T any](ctx context.Context, tasks iter.Seq[*Task[T]], opts ...Option
 		out = append(out, t.settled())
 		i++
 	}
-	var err error
-	if werr != nil {
-		// ctx ended first. A panic already taken from a task is still
-		// raised: it must not be dropped with the other outcomes.
-		if f.panicked {
-			f.errs = append(f.errs, werr)
-			f.raise(f.err(ctx))
-		}
-		err = werr
-	} else {
-		err = f.result(ctx)
-	}
+	// If ctx ended first, a panic already taken from a task is still
+	// raised: it must not be dropped, nor the other outcomes taken.
+	err := f.result(ctx)
 	if err != nil && !settled {
 		return nil, err
 	}

@@ -6,18 +6,32 @@ import "context"
 // turn (waiting for all of them is waiting for each), returns the context's
 // error as soon as ctx is done first, and otherwise joins the outcomes in
 // argument order, raising panics and Goexit.
-func awaitCores(ctx context.Context, cs []*core) error {
+func awaitCores(ctx context.Context, call string, cs []*core) error {
 	var seq sequence
 	for _, c := range cs {
 		if err := seq.wait(ctx, c); err != nil {
-			return err
+			return gaveUp(call, "t", err, len(cs), func(i int) *core { return cs[i] })
 		}
 	}
-	var f failures
+	f := newFailures(call, "t")
 	for i, c := range cs {
 		f.addTask(i, c)
 	}
 	return f.result(ctx)
+}
+
+// gaveUp is the error of a call that waits for n tasks when its ctx is done
+// first: the context's error, and the tasks not completed yet. Nothing else
+// is looked at: the tasks keep running, and a panic stays in its task.
+func gaveUp(call, arg string, ctxErr error, n int, at func(int) *core) error {
+	f := newFailures(call, arg)
+	for i := range n {
+		if at(i).state.Load() == pending {
+			f.unfinished(i)
+		}
+	}
+	f.e.Ctx = ctxErr
+	return &f.e
 }
 
 // settled is the value of t for the Settled option: what its function

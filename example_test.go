@@ -137,26 +137,14 @@ func ExampleWhenAll() {
 	var pe *task.PositionError
 	errors.As(err, &pe)
 	fmt.Println(pe.Index, err)
-	// Output: 1 orders service down
-}
-
-func ExamplePanicError() {
-	defer func() {
-		err := recover().(error)
-		var pe *task.PanicError
-		errors.As(err, &pe)
-		fmt.Println("recovered:", pe.Value)
-	}()
-	task.Run2(context.Background(), loadUser,
-		func(context.Context) (int, error) { panic("bug") })
-	// Output: recovered: bug
+	// Output: 1 task: WhenAll: tasks[1]: orders service down
 }
 
 func ExampleOption() {
 	ctx := context.Background()
 	user, orders, err := task.Run2(ctx, loadUser, loadOrdersDown, task.KeepGoing, task.Settled)
 	fmt.Println(user.Name, orders, err)
-	// Output: Ada [] orders service down
+	// Output: Ada [] task: Run2: f2: orders service down
 }
 
 func ExampleOption_String() {

@@ -85,9 +85,19 @@ func TestEveryPositionFails(t *testing.T) {
 		if ps := positions(err); !slices.Equal(ps, want) {
 			t.Errorf("%s: positions = %v; want %v", c.name, ps, want)
 		}
+		// One line per failure, naming the call and the argument.
 		lines := strings.Split(err.Error(), "\n")
-		if len(lines) != c.n || lines[0] != "failure 1" {
-			t.Errorf("%s: err.Error() = %q", c.name, err.Error())
+		if len(lines) != c.n {
+			t.Errorf("%s: err.Error() = %q; want %d lines", c.name, err.Error(), c.n)
+		}
+		arg := "t"
+		if strings.HasPrefix(c.name, "Run") {
+			arg = "f"
+		}
+		for i, line := range lines {
+			if want := fmt.Sprintf("task: %s: %s%d: failure %d", c.name, arg, i+1, i+1); line != want {
+				t.Errorf("%s: line %d = %q; want %q", c.name, i+1, line, want)
+			}
 		}
 	}
 }
@@ -116,8 +126,10 @@ func TestRunFailFast(t *testing.T) {
 				checkZero(t, name, got)
 				for _, s := range sl {
 					ctx := *s.ctx.Load()
-					if cause := context.Cause(ctx); cause != (posErr{p}) {
-						t.Errorf("%s: f%d saw cause %v; want posErr{%d}", name, s.i, cause, p)
+					cause := context.Cause(ctx)
+					var pe *PositionError
+					if !errors.As(cause, &pe) || pe.Index != p-1 || pe.Err != (posErr{p}) {
+						t.Errorf("%s: f%d saw cause %v; want the PositionError of posErr{%d}", name, s.i, cause, p)
 					}
 				}
 			})

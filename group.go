@@ -2,7 +2,9 @@ package task
 
 import (
 	"context"
+	"errors"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +22,7 @@ type group struct {
 	parent  context.Context
 	outs    []outcome // one per function; outs[i] written only by function i, read after wg.Wait
 	opts    Option
-	race    bool         // RunFirstOK: the first success cancels the others; failures do not
+	kind    uint8        // runN, mapN or race: names the call in errors
 	winner  atomic.Int32 // RunFirstOK: 1 + the position of the first success, or 0
 	running atomic.Int32 // functions not yet finished, when counted by wg per function
 
@@ -29,7 +31,33 @@ type group struct {
 	mu     sync.Mutex  // guards child, cancel and first
 	child  context.Context
 	cancel context.CancelCauseFunc
-	first  error // the cause of cancellation: the first failure, or context.Canceled once RunN returns
+	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns
+}
+
+// The kinds of group.
+const (
+	runN  uint8 = iota // RunN
+	mapN               // Map
+	race               // RunFirstOK: the first success cancels the others; failures do not
+)
+
+// runNames are the names of RunN, so that naming the call costs nothing.
+var runNames = func() (names [17]string) {
+	for n := range names {
+		names[n] = "Run" + strconv.Itoa(n)
+	}
+	return
+}()
+
+// failures returns an empty collection of the group's outcomes.
+func (g *group) failures() failures {
+	switch g.kind {
+	case mapN:
+		return newFailures("Map", "inputs")
+	case race:
+		return newFailures("RunFirstOK", "fns")
+	}
+	return newFailures(runNames[len(g.outs)], "f")
 }
 
 // init prepares g for functions whose outcomes go to outs. The caller adds
@@ -57,20 +85,23 @@ func spawned[T any](g *group, i int, fn func(context.Context) (T, error), v *T) 
 
 // local runs the last function on the caller's goroutine. If that function
 // calls runtime.Goexit, the caller's goroutine is unwinding: local still
-// waits for the other functions before letting it go on, and raises their
-// panics if any.
+// waits for the other functions before letting it go on, and raises the
+// first panic among all of them (a panic outranks a Goexit, and a deferred
+// function of the last one may have panicked while its Goexit unwound).
 func local[T any](g *group, i int, fn func(context.Context) (T, error), v *T) {
 	g.outs[i].state = exited
+	returned := false
 	defer func() {
-		if g.outs[i].state == exited {
+		if !returned {
 			g.finish(i)
-			// Raise a sibling's panic; otherwise let the Goexit go on.
-			if f, err := g.join(); f.panicked {
-				panic(err)
+			if f, _ := g.join(); f.panic != nil {
+				panic(f.panicError())
 			}
+			// Otherwise let the Goexit go on.
 		}
 	}()
 	invoke(g.ctx(), fn, v, &g.outs[i])
+	returned = true
 	g.finish(i)
 }
 
@@ -89,23 +120,29 @@ func (g *group) record(i int) {
 	case exited:
 		o.err = ErrGoexit
 	case failed:
-		// A cancellation error after the group canceled the child, or after
-		// the parent was canceled, was caused by that cancellation.
-		if g.failed.Load() && isCancellation(o.err, g.first) { // first is written before failed is set
-			o.induced = true
-		} else if g.parent.Err() != nil && isCancellation(o.err, context.Cause(g.parent)) {
-			o.induced = true
+		// The rule for cancellations (see the package documentation): an
+		// error is a stop, not a failure, only if the function returned it
+		// after its context was canceled and it holds that cancellation:
+		// the parent's error or cause, or context.Canceled or the exact
+		// cause the group sent. The same sentinel returned independently
+		// is not the cause: the cause is a *PositionError of the group's.
+		switch {
+		case stoppedBy(o.err, g.parent):
+			o.stop = stopCtx
+		case g.failed.Load() && (errors.Is(o.err, context.Canceled) || errors.Is(o.err, g.first)): // first is written before failed is set
+			o.stop = stopCall
 		}
 	}
 	switch {
-	case g.race && o.state == succeeded:
+	case g.kind == race && o.state == succeeded:
 		if g.winner.CompareAndSwap(0, int32(i)+1) {
 			g.fail(ErrLost)
 		}
-	case g.race && o.state == failed:
+	case g.kind == race && o.state == failed:
 		// A failure does not end a race.
-	case o.state != succeeded && g.opts&KeepGoing == 0:
-		g.fail(o.err)
+	case o.state != succeeded && o.stop == own && g.opts&KeepGoing == 0:
+		f := g.failures()
+		g.fail(f.at(i, o.err))
 	}
 }
 
@@ -126,10 +163,10 @@ func (g *group) fail(cause error) {
 }
 
 // wait waits for every function, cancels the child context, and returns the
-// joined error, raising panics and Goexit.
+// error, raising panics and Goexit.
 func (g *group) wait() error {
 	f, err := g.join()
-	f.raise(err)
+	f.raise()
 	return err
 }
 
@@ -147,9 +184,14 @@ func (g *group) join() (failures, error) {
 	if g.opts&KeepGoing == 0 {
 		g.fail(context.Canceled)
 	}
-	var f failures
+	f := g.failures()
+	first, _ := g.first.(*PositionError) // reused: a sibling's error may wrap it
 	for i, o := range g.outs {
-		f.add(i, o)
+		pe := first
+		if first != nil && first.Index != i {
+			pe = nil
+		}
+		f.add(i, o, pe)
 	}
 	return f, f.err(g.parent)
 }

@@ -40,6 +40,7 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 	}
 	s := &mapping[In, Out]{in: inputs, fn: fn, out: out}
 	s.init(ctx, options(opts), make([]outcome, len(inputs)))
+	s.kind = mapN
 	workers := min(limit, len(inputs))
 	s.wg.Add(workers)
 	for range workers {
@@ -61,24 +62,47 @@ type mapping[In, Out any] struct {
 	next atomic.Int64 // the next input to take
 }
 
-// work takes inputs until there are none left, or until a failure stops
-// the call.
+// work takes inputs until there are none left, or until a failure or the
+// end of ctx stops the call (unless it keeps going).
+//
+// If a call of fn calls runtime.Goexit, this goroutine is unwinding: it
+// starts a worker to take its place before it goes, so that every input is
+// still processed with KeepGoing, however small the limit.
 func (s *mapping[In, Out]) work() {
-	defer s.wg.Done()
-	for {
-		if s.opts&KeepGoing == 0 && s.failed.Load() {
-			return
+	exiting := true
+	defer func() {
+		if exiting && s.more() {
+			s.wg.Add(1)
+			go s.work()
+		}
+		s.wg.Done()
+	}()
+	done := s.parent.Done()
+	for s.more() {
+		if done != nil && s.opts&KeepGoing == 0 {
+			select {
+			case <-done:
+				exiting = false
+				return
+			default:
+			}
 		}
 		i := int(s.next.Add(1) - 1)
 		if i >= len(s.in) {
-			return
+			break
 		}
 		s.call(i)
 	}
+	exiting = false
+}
+
+// more reports whether inputs are left to take, and may be taken.
+func (s *mapping[In, Out]) more() bool {
+	return int(s.next.Load()) < len(s.in) && (s.opts&KeepGoing != 0 || !s.failed.Load())
 }
 
 // call runs fn on input i. If fn calls runtime.Goexit, the deferred record
-// still runs, then work's wg.Done, and the other workers take the rest.
+// still runs, then work's deferred function.
 func (s *mapping[In, Out]) call(i int) {
 	s.outs[i].state = exited
 	defer s.record(i)

@@ -34,7 +34,8 @@ type OrphanPanicError struct {
 	*PanicError
 }
 
-// Error describes the orphaned panic with its original stack.
+// Error describes the orphaned panic with its original stack, which ends
+// with the line that started the task ("created by").
 func (e *OrphanPanicError) Error() string {
-	return "task: a task panicked and was never waited for: " + e.PanicError.Error()
+	return "task: Go: never waited for: " + e.PanicError.message()
 }

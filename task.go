@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"runtime"
+	"strings"
 )
 
 // A Task is a value of type T and an error that become available once,
@@ -136,6 +137,9 @@ func (t *Task[T]) TryWait() (v T, err error, ok bool) {
 // select statement. The channel is made on the first call while t is
 // pending; a completed task returns a shared closed channel.
 func (t *Task[T]) Done() <-chan struct{} {
+	if t == nil {
+		panic("task: Done: t is nil")
+	}
 	if t.state.Load() != pending {
 		return closed
 	}
@@ -158,48 +162,85 @@ func (t *Task[T]) awaiter() *core {
 
 // invoke calls fn(ctx), stores its value in *v and records how it ended in
 // o. If fn calls runtime.Goexit, invoke never returns and o.state is left as
-// the caller set it (exited), for the caller's deferred functions to see.
+// the caller set it (exited), for the caller's deferred functions to see,
+// unless a deferred function of fn panicked while the Goexit unwound: the
+// panic is recorded (it outranks the Goexit), and the Goexit goes on.
 func invoke[T any](ctx context.Context, fn func(context.Context) (T, error), v *T, o *outcome) {
 	normal := false
-	var pv any
-	var stack []byte
 	func() {
 		defer func() {
-			if !normal {
-				// A panic or a Goexit. recover stops only the first; for
-				// Goexit the code after this closure never runs.
-				pv = recover()
-				stack = stackTrace()
+			if normal {
+				return
+			}
+			// A panic or a Goexit. recover stops a panic, even one raised
+			// while a Goexit unwinds, after which the Goexit goes on and
+			// the code after this closure never runs: so record the panic
+			// here. recover returns nil for a Goexit, and for panic(nil)
+			// under GODEBUG=panicnil=1, recorded below.
+			if pv := recover(); pv != nil {
+				recordPanic(v, o, pv)
 			}
 		}()
 		*v, o.err = fn(ctx)
 		normal = true
 	}()
-	if normal {
+	switch {
+	case normal && o.err == nil:
 		o.state = succeeded
-		if o.err != nil {
-			o.state = failed
-		}
-		return
+	case normal:
+		o.state = failed
+	case o.state != panicked:
+		// A recovered panic(nil) under GODEBUG=panicnil=1: a Goexit never
+		// gets here.
+		recordPanic(v, o, nil)
 	}
-	// A recovered panic, including panic(nil) under GODEBUG=panicnil=1,
-	// where pv is nil.
+}
+
+// recordPanic records a panic with value pv, from the deferred function that
+// recovered it.
+func recordPanic[T any](v *T, o *outcome, pv any) {
 	var zero T
 	*v = zero
 	o.state = panicked
-	o.err = &PanicError{Value: pv, Stack: stack}
+	o.err = &PanicError{Value: pv, Stack: panicStack()}
 }
 
-// stackTrace is the stack of the calling goroutine, as runtime/debug.Stack
+// panicStack is the stack of the calling goroutine, as runtime/debug.Stack
 // returns it, without linking runtime/debug into every program that uses
-// this package (about 100 kB).
-func stackTrace() []byte {
+// this package (about 100 kB), and starting at the frame that panicked: the
+// frames of the recovery, down to the runtime's panic frame, are cut.
+func panicStack() []byte {
 	buf := make([]byte, 4096)
 	for {
 		n := runtime.Stack(buf, false)
 		if n < len(buf) {
-			return buf[:n]
+			return trimPanicFrames(buf[:n])
 		}
 		buf = make([]byte, 2*len(buf))
 	}
+}
+
+// trimPanicFrames removes the frames above the first "panic(" frame, and
+// that frame, keeping the goroutine header line. A stack with no such frame
+// is returned as it is.
+func trimPanicFrames(stack []byte) []byte {
+	s := string(stack)
+	header, rest, ok := strings.Cut(s, "\n")
+	if !ok {
+		return stack
+	}
+	// Frames are two lines: the function, then a tab and its file.
+	if !strings.HasPrefix(rest, "panic(") {
+		at := strings.Index(rest, "\npanic(")
+		if at < 0 {
+			return stack
+		}
+		rest = rest[at+1:]
+	}
+	for range 2 { // the panic frame's two lines
+		if _, rest, ok = strings.Cut(rest, "\n"); !ok {
+			return stack
+		}
+	}
+	return []byte(header + "\n" + rest)
 }

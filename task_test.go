@@ -227,7 +227,7 @@ func TestRunContext(t *testing.T) {
 	if err == nil || !errors.Is(err, boom) || errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v; want only boom", err)
 	}
-	if context.Cause(leaked) != boom {
+	if !errors.Is(context.Cause(leaked), boom) {
 		t.Errorf("Cause = %v; want boom", context.Cause(leaked))
 	}
 
@@ -259,7 +259,7 @@ func TestRunContext(t *testing.T) {
 			}
 			e1 := ctx.Err()
 			<-ctx.Done()
-			if e2 := ctx.Err(); e1 != e2 || context.Cause(ctx) != boom {
+			if e2 := ctx.Err(); e1 != e2 || !errors.Is(context.Cause(ctx), boom) {
 				t.Errorf("Err changed from %v to %v, cause %v", e1, e2, context.Cause(ctx))
 			}
 			return 0, nil

@@ -65,9 +65,19 @@ func checkZero(t *testing.T, name string, got []any) {
 	}
 }
 
-// positions lists the 0-based positions of the PositionErrors in err.
+// positions lists the 0-based positions of the PositionErrors in err, and
+// -1 for the context error. For a raised *PanicError, they are its own
+// position and those of the other failures it holds, in order.
 func positions(err error) []int {
 	var ps []int
+	if pe, ok := err.(*PanicError); ok {
+		ps = []int{pe.Index}
+		if pe.Others != nil {
+			ps = append(ps, positions(pe.Others)...)
+		}
+		slices.Sort(ps) // the context error, -1, comes first
+		return ps
+	}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		for _, e := range j.Unwrap() {
 			var pe *PositionError

@@ -42,10 +42,10 @@ func WhenAll(ctx context.Context, tasks ...Awaiter) error {
 	var seq sequence
 	for _, t := range tasks {
 		if err := seq.wait(ctx, t.awaiter()); err != nil {
-			return err
+			return gaveUp("WhenAll", "tasks", err, len(tasks), func(i int) *core { return tasks[i].awaiter() })
 		}
 	}
-	var f failures
+	f := newFailures("WhenAll", "tasks")
 	for i, t := range tasks {
 		f.addTask(i, t.awaiter())
 	}

@@ -132,14 +132,14 @@ func FirstOK[T any](ctx context.Context, tasks []*Task[T]) (T, int, error) {
 	for failed < len(tasks) {
 		i, err := w.next(ctx)
 		if err != nil {
-			return zero, -1, err
+			return zero, -1, gaveUp("FirstOK", "tasks", err, len(tasks), func(i int) *core { return &tasks[i].core })
 		}
 		if tasks[i].state.Load() == succeeded {
 			return tasks[i].val, i, nil
 		}
 		failed++
 	}
-	var f failures
+	f := newFailures("FirstOK", "tasks")
 	for i, t := range tasks {
 		f.addTask(i, &t.core)
 	}
@@ -171,7 +171,7 @@ func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, err
 	}
 	s := &firstOK[T]{vals: make([]T, len(fns))}
 	s.group.init(ctx, 0, make([]outcome, len(fns)))
-	s.group.race = true
+	s.group.kind = race
 	s.group.wg.Add(len(fns))
 	for i, fn := range fns[:len(fns)-1] {
 		go spawned(&s.group, i, fn, &s.vals[i])
@@ -180,12 +180,10 @@ func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, err
 	local(&s.group, last, fns[last], &s.vals[last])
 	f, err := s.group.join()
 	if w := s.group.winner.Load(); w > 0 {
-		if f.panicked || f.exited {
-			f.raise(err)
-		}
+		f.raise()
 		return s.vals[w-1], int(w - 1), nil
 	}
-	f.raise(err)
+	f.raise()
 	return zero, -1, err
 }
 

@@ -30,7 +30,7 @@ func await1[T1 any](ctx context.Context, opts []Option, t1 *Task[T1]) (r1 T1, er
 		nilArg("Await1", "t1")
 	}
 	cs := [...]*core{&t1.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await1", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1 = t1.settled()
 	}
@@ -66,7 +66,7 @@ func await2[T1, T2 any](ctx context.Context, opts []Option, t1 *Task[T1], t2 *Ta
 		nilArg("Await2", "t2")
 	}
 	cs := [...]*core{&t1.core, &t2.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await2", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2 = t1.settled(), t2.settled()
 	}
@@ -105,7 +105,7 @@ func await3[T1, T2, T3 any](ctx context.Context, opts []Option, t1 *Task[T1], t2
 		nilArg("Await3", "t3")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await3", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3 = t1.settled(), t2.settled(), t3.settled()
 	}
@@ -147,7 +147,7 @@ func await4[T1, T2, T3, T4 any](ctx context.Context, opts []Option, t1 *Task[T1]
 		nilArg("Await4", "t4")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await4", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4 = t1.settled(), t2.settled(), t3.settled(), t4.settled()
 	}
@@ -192,7 +192,7 @@ func await5[T1, T2, T3, T4, T5 any](ctx context.Context, opts []Option, t1 *Task
 		nilArg("Await5", "t5")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await5", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled()
 	}
@@ -240,7 +240,7 @@ func await6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, opts []Option, t1 *
 		nilArg("Await6", "t6")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await6", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled()
 	}
@@ -291,7 +291,7 @@ func await7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, opts []Option, 
 		nilArg("Await7", "t7")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await7", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled()
 	}
@@ -345,7 +345,7 @@ func await8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, opts []Opti
 		nilArg("Await8", "t8")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await8", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled()
 	}
@@ -402,7 +402,7 @@ func await9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, opts []
 		nilArg("Await9", "t9")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await9", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled()
 	}
@@ -462,7 +462,7 @@ func await10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, o
 		nilArg("Await10", "t10")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await10", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled()
 	}
@@ -525,7 +525,7 @@ func await11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Conte
 		nilArg("Await11", "t11")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await11", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled()
 	}
@@ -591,7 +591,7 @@ func await12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.
 		nilArg("Await12", "t12")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await12", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled()
 	}
@@ -660,7 +660,7 @@ func await13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx con
 		nilArg("Await13", "t13")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await13", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled()
 	}
@@ -732,7 +732,7 @@ func await14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ct
 		nilArg("Await14", "t14")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core, &t14.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await14", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled(), t14.settled()
 	}
@@ -807,7 +807,7 @@ func await15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 an
 		nilArg("Await15", "t15")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core, &t14.core, &t15.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await15", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled(), t14.settled(), t15.settled()
 	}
@@ -885,7 +885,7 @@ func await16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T
 		nilArg("Await16", "t16")
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core, &t14.core, &t15.core, &t16.core}
-	err = awaitCores(ctx, cs[:])
+	err = awaitCores(ctx, "Await16", cs[:])
 	if err == nil || options(opts)&Settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled(), t14.settled(), t15.settled(), t16.settled()
 	}
