@@ -72,10 +72,10 @@ func AllSeq[T any](ctx context.Context, tasks iter.Seq[*Task[T]], opts ...Option
 	}
 	settled := options(opts)&Settled != 0
 	var (
-		seq  sequence
-		f    = newFailures("AllSeq", "tasks")
-		out  []T
-		i    int
+		seq sequence
+		f   = newFailures("AllSeq", "tasks")
+		out []T
+		i   int
 	)
 	for t := range tasks {
 		if t == nil {

@@ -36,9 +36,9 @@ type group struct {
 
 // The kinds of group.
 const (
-	runN  uint8 = iota // RunN
-	mapN               // Map
-	race               // RunFirstOK: the first success cancels the others; failures do not
+	runN uint8 = iota // RunN
+	mapN              // Map
+	race              // RunFirstOK: the first success cancels the others; failures do not
 )
 
 // runNames are the names of RunN, so that naming the call costs nothing.
