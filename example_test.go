@@ -148,8 +148,8 @@ func ExampleOption() {
 }
 
 func ExampleOption_String() {
-	fmt.Println(task.KeepGoing, task.Settled)
-	// Output: KeepGoing Settled
+	fmt.Println(task.KeepGoing, task.Settled, task.KeepGoing|task.Settled)
+	// Output: KeepGoing Settled KeepGoing|Settled
 }
 
 func ExampleAll() {

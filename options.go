@@ -1,5 +1,7 @@
 package task
 
+import "strconv"
+
 // An Option changes how an AwaitN or RunN call behaves: the counterpart of
 // .NET's ConfigureAwait. Options are passed last, as in
 //
@@ -23,15 +25,33 @@ const (
 	Settled
 )
 
-// String returns the option's name.
+// String returns the option's name, or the names of a set of options
+// joined with "|", as in "KeepGoing|Settled". Bits that name no option
+// print as a number: "Option(0x80)".
 func (o Option) String() string {
-	switch o {
-	case KeepGoing:
-		return "KeepGoing"
-	case Settled:
-		return "Settled"
+	if o == 0 {
+		return "Option(0)"
 	}
-	return "Option(invalid)"
+	var s string
+	for _, x := range [...]struct {
+		o    Option
+		name string
+	}{{KeepGoing, "KeepGoing"}, {Settled, "Settled"}} {
+		if o&x.o != 0 {
+			if s != "" {
+				s += "|"
+			}
+			s += x.name
+			o &^= x.o
+		}
+	}
+	if o != 0 {
+		if s != "" {
+			s += "|"
+		}
+		s += "Option(0x" + strconv.FormatUint(uint64(o), 16) + ")"
+	}
+	return s
 }
 
 // options folds a list of options into one set.
