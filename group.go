@@ -36,9 +36,10 @@ type group struct {
 
 // The kinds of group.
 const (
-	runN uint8 = iota // RunN
-	mapN              // Map
-	race              // RunFirstOK: the first success cancels the others; failures do not
+	runN  uint8 = iota // RunN
+	mapN               // Map
+	race               // RunFirstOK: the first success cancels the others; failures do not
+	hedge              // Hedge: a race whose functions start one after another
 )
 
 // runNames are the names of RunN, so that naming the call costs nothing.
@@ -56,6 +57,8 @@ func (g *group) failures() failures {
 		return newFailures("Map", "inputs")
 	case race:
 		return newFailures("RunFirstOK", "fns")
+	case hedge:
+		return newFailures("Hedge", "fns")
 	}
 	return newFailures(runNames[len(g.outs)], "f")
 }
@@ -133,12 +136,13 @@ func (g *group) record(i int) {
 			o.stop = stopCall
 		}
 	}
+	racing := g.kind == race || g.kind == hedge
 	switch {
-	case g.kind == race && o.state == succeeded:
+	case racing && o.state == succeeded:
 		if g.winner.CompareAndSwap(0, int32(i)+1) {
 			g.fail(ErrLost)
 		}
-	case g.kind == race && o.state == failed:
+	case racing && o.state == failed:
 		// A failure does not end a race.
 	case o.state != succeeded && o.stop == own && g.opts&KeepGoing == 0:
 		f := g.failures()

@@ -1,0 +1,237 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// ErrLost is the cause of the cancellation that [RunFirstOK] and [Hedge]
+// send to the functions still running once one has succeeded.
+var ErrLost = errors.New("task: another function succeeded first")
+
+// RunFirstOK calls every function of fns concurrently, each in a new
+// goroutine, and returns the value and position of the first to succeed.
+// As soon as one succeeds, the others' contexts are canceled with the cause
+// [ErrLost]; RunFirstOK returns only after every function has returned, like
+// RunN, and the cancellations it caused are not errors (they are kept in
+// [CallError].Canceled).
+//
+// The winner's context is not canceled when RunFirstOK returns, so that
+// what the winner returns may go on using it: the body of a hedged HTTP
+// request is read after the call. It is canceled with the caller's ctx for
+// as long as it is in use. Once nothing refers to it, a cleanup
+// ([runtime.AddCleanup]) drops its registration with the caller's ctx, so
+// that calls on a long-lived ctx do not pile up registrations in it; the
+// trade-off is that the release waits for a garbage collection, and that
+// contexts derived from the winner's and never canceled keep it registered
+// (cancel them when done, as always). When no function succeeds, every
+// context is canceled when RunFirstOK returns.
+//
+// If every function fails, the error is a *[CallError] of their failures,
+// and a panic or Goexit in any function, even after a success, is passed on
+// as RunN does. With no functions RunFirstOK returns [ErrNoTasks]. A nil ctx
+// or function panics before anything starts.
+func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, error)) (T, int, error) {
+	checkFns("RunFirstOK", ctx, fns)
+	if len(fns) == 0 {
+		var zero T
+		return zero, -1, ErrNoTasks
+	}
+	r := newRacer(ctx, race, fns)
+	for i := range fns {
+		r.launch(i)
+	}
+	return r.result()
+}
+
+// Hedge is [RunFirstOK] with staggered starts, for hedged requests: it
+// starts fns[0] at once, and each next function when delay has passed since
+// the previous one started, or at once when a running function fails,
+// until one succeeds, ctx is done, or every function has started. Functions
+// never started are not called and not reported. With a delay of 0 every
+// function starts at once, as with RunFirstOK.
+//
+// The rest is as RunFirstOK: the losers are canceled with [ErrLost], the
+// winner's context stays alive after the call, and Hedge returns only after
+// every function it started has returned. A negative delay, a nil ctx or a
+// nil function panics before anything starts.
+func Hedge[T any](ctx context.Context, delay time.Duration, fns ...func(context.Context) (T, error)) (T, int, error) {
+	checkFns("Hedge", ctx, fns)
+	if delay < 0 {
+		panic("task: Hedge: delay is " + delay.String() + "; want 0 or more")
+	}
+	if len(fns) == 0 {
+		var zero T
+		return zero, -1, ErrNoTasks
+	}
+	r := newRacer(ctx, hedge, fns)
+	r.launch(0)
+	if len(fns) > 1 {
+		r.stagger(ctx, delay)
+	}
+	return r.result()
+}
+
+// checkFns panics for a nil ctx or function.
+func checkFns[T any](name string, ctx context.Context, fns []func(context.Context) (T, error)) {
+	if ctx == nil {
+		nilArg(name, "ctx")
+	}
+	for i, fn := range fns {
+		if fn == nil {
+			nilArg(name, "fns["+strconv.Itoa(i)+"]")
+		}
+	}
+}
+
+// A racer runs the functions of RunFirstOK or Hedge, each with a context
+// of its own, so that the winner's can outlive the call.
+type racer[T any] struct {
+	group
+	fns   []func(context.Context) (T, error)
+	vals  []T      // vals[i] written only by function i, read after wg.Wait
+	ended chan int // each started function's position, when it ends; never blocks (capacity len(fns))
+
+	lmu   sync.Mutex // guards lanes, and starting a function after a win
+	lanes []*lane    // the context of each started function; nil for the others
+}
+
+// A lane is the context of one function of a race. It is its own
+// allocation, so that a cleanup can release the winner's once unreachable.
+//
+// The context is a child of the caller's ctx that is registered with it
+// through [context.AfterFunc] rather than in its list of children, so that
+// the registration can be dropped without canceling the context: a cleanup
+// that canceled it would close its Done channel from the runtime's cleanup
+// goroutine, which testing/synctest forbids for a channel made in a bubble.
+type lane struct {
+	context.Context
+	cancel context.CancelCauseFunc
+	stop   *func() bool // drops the registration with the caller's ctx
+}
+
+func newLane(parent context.Context) *lane {
+	stop := new(func() bool)
+	ctx, cancel := context.WithCancelCause(detached{parent, stop})
+	return &lane{Context: ctx, cancel: cancel, stop: stop}
+}
+
+// detached is the caller's ctx as a lane's parent. Its Done channel is not
+// the caller's, so that context.WithCancelCause does not add the lane to
+// the caller's children but calls AfterFunc, which keeps the stop function.
+// Only the lane's own context sees it; Err, Value (and so Cause) and
+// Deadline are the caller's.
+type detached struct {
+	context.Context
+	stop *func() bool // not the lane: a cleanup's argument must not reach the lane
+}
+
+// neverDone is the Done channel of every detached context: never closed.
+var neverDone = make(chan struct{})
+
+func (d detached) Done() <-chan struct{} { return neverDone }
+
+func (d detached) AfterFunc(f func()) func() bool {
+	stop := context.AfterFunc(d.Context, f)
+	*d.stop = stop
+	return stop
+}
+
+func newRacer[T any](ctx context.Context, kind uint8, fns []func(context.Context) (T, error)) *racer[T] {
+	r := &racer[T]{fns: fns, vals: make([]T, len(fns)), ended: make(chan int, len(fns)), lanes: make([]*lane, len(fns))}
+	r.init(ctx, 0, make([]outcome, len(fns)))
+	r.kind = kind
+	return r
+}
+
+// launch starts function i, unless a function has won already, and
+// reports whether it did.
+func (r *racer[T]) launch(i int) bool {
+	r.lmu.Lock()
+	defer r.lmu.Unlock()
+	if r.winner.Load() != 0 {
+		return false
+	}
+	l := newLane(r.parent)
+	r.lanes[i] = l
+	r.wg.Add(1)
+	r.running.Add(1)
+	go r.run(i, l)
+	return true
+}
+
+func (r *racer[T]) run(i int, l *lane) {
+	r.outs[i].state = exited // stays so if fn calls runtime.Goexit
+	defer r.end(i)
+	invoke(l, r.fns[i], &r.vals[i], &r.outs[i])
+}
+
+// end records the end of function i; if it won, it cancels the others.
+func (r *racer[T]) end(i int) {
+	r.record(i)
+	if r.winner.Load() == int32(i)+1 {
+		r.lmu.Lock()
+		for j, l := range r.lanes {
+			if j != i && l != nil {
+				l.cancel(ErrLost)
+			}
+		}
+		r.lmu.Unlock()
+	}
+	r.ended <- i
+	r.running.Add(-1)
+	r.wg.Done()
+}
+
+// stagger starts the functions after the first, one each delay, or at once
+// when one fails, until one succeeds or ctx is done.
+func (r *racer[T]) stagger(ctx context.Context, delay time.Duration) {
+	timer := time.NewTimer(delay)
+	defer timer.Stop()
+	for next := 1; next < len(r.fns); next++ {
+		select {
+		case <-timer.C:
+		case i := <-r.ended:
+			if r.outs[i].state == succeeded { // written before the send
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+		if !r.launch(next) {
+			return
+		}
+		timer.Reset(delay)
+	}
+}
+
+// result waits for every started function and returns the winner, or the
+// failures. The winner's context is left alive, for a cleanup to release.
+func (r *racer[T]) result() (T, int, error) {
+	f, err := r.join()
+	w := int(r.winner.Load()) - 1
+	for j, l := range r.lanes {
+		switch {
+		case l == nil:
+		case j == w:
+			runtime.AddCleanup(l, release, l.stop)
+		default:
+			l.cancel(context.Canceled)
+		}
+	}
+	f.raise()
+	if w >= 0 {
+		return r.vals[w], w, nil
+	}
+	var zero T
+	return zero, -1, err
+}
+
+// release drops the registration of the winner's context with the
+// caller's ctx once nothing refers to it. Nothing is closed: nobody can be
+// waiting.
+func release(stop *func() bool) { (*stop)() }
