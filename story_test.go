@@ -275,6 +275,7 @@ func TestPanicRaisedAsItself(t *testing.T) {
 	r = recoverFrom(func() {
 		Run2(context.Background(), immediate[int], func(context.Context) (int, error) {
 			var m map[string]int
+			//lint:ignore SA5000 the runtime panic is the point
 			m["x"] = 1
 			return 0, nil
 		})
