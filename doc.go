@@ -23,7 +23,8 @@
 // Over many tasks of one type: [All] and [AllSeq] wait for every task of a
 // slice or sequence; [WhenAny] reports the first to complete, failed or
 // not; [FirstOK] returns the first success among tasks, and [RunFirstOK]
-// among functions it runs, canceling the losers; [WhenEach] iterates over
+// among functions it runs, canceling the losers ([Hedge] starts them one
+// after another, for hedged requests); [WhenEach] iterates over
 // tasks in completion order; [Map] runs a function over a slice with at
 // most a given number of calls at once. None of them starts a goroutine to
 // wait, copies its input, or uses reflect.Select: they scale to 10^5 tasks
@@ -42,32 +43,72 @@
 // # Cancellation
 //
 // If the ctx of a Wait, AwaitN or WhenAll is done before the tasks complete,
-// the call returns at once with the context's error; the tasks are not
+// the call returns at once with the context's error (for AwaitN and WhenAll,
+// in a [CallError] that lists the tasks not completed); the tasks are not
 // affected and keep running, and a later call gets their results. If every
 // task has completed, their outcome is returned even when ctx is done.
 //
-// Each function of RunN (and of Map and RunFirstOK) gets a child of ctx that is canceled as soon as
-// one function fails, panics or calls [runtime.Goexit] (fail-fast), with
-// that failure as its [context.Cause], and that is canceled when RunN
-// returns. The child is made only when a function first looks at it (Done,
-// Value, or Err after a failure), so functions that never do cost nothing
-// for it. With the [KeepGoing] option nothing is canceled and every function
-// gets ctx itself.
+// Each function of RunN (and of Map) gets a child of ctx that is canceled
+// as soon as one function fails, panics or calls [runtime.Goexit]
+// (fail-fast), with that failure's *[PositionError] as its [context.Cause],
+// and that is canceled when RunN returns. The child is made only when a
+// function first looks at it (Done, Value, or Err after a failure), so
+// functions that never do cost nothing for it. With the [KeepGoing] option
+// nothing is canceled and every function gets ctx itself.
+//
+// [RunFirstOK] and [Hedge] give each function a context of its own: the
+// losers' are canceled with [ErrLost] once one succeeds, and the winner's
+// stays alive after the call, for what it returned to go on using.
 //
 // # Errors
 //
-// The error of AwaitN, RunN and WhenAll is an [errors.Join] of one
-// *[PositionError] per failed position, in argument order, so [errors.Is]
-// and [errors.As] reach every error and PositionError.Index tells which
-// argument failed. It is nil only if every position succeeded.
+// The error of a call over several functions or tasks (AwaitN, RunN,
+// WhenAll, All, AllSeq, Map, FirstOK, RunFirstOK, Hedge) is a *[CallError].
+// Its Failures hold one *[PositionError] per position that failed, in
+// argument order, and its message has one line for each, naming the call
+// and the argument:
 //
-// After a first failure in RunN, its siblings usually return
-// context.Canceled or the cause: those induced cancellations are left out,
-// so the error holds what actually went wrong. When the caller's ctx is
-// canceled, the cancellations it caused are replaced by one context error
-// after every real error: errors.Is(err, context.Canceled) (or
-// DeadlineExceeded) holds and a cause given with [context.WithCancelCause]
-// is reachable. A real error always outranks a cancellation.
+//	task: Run3: f2: recs: 500 internal error
+//	task: Map: inputs[3]: 404 not found
+//
+// [errors.Is] and [errors.As] reach every failure; range over
+// CallError.Failures (or the error's Unwrap() []error) to visit them all.
+// The error is nil only if every position succeeded, or finished anyway.
+//
+// # Cancellations
+//
+// A function that gives up because its context was canceled did not fail:
+// it was stopped. The rule, applied when a function returns an error:
+//
+//   - If the caller's ctx was done by then and the error holds ctx's error
+//     or its cause (errors.Is), the function was stopped by ctx. It goes to
+//     CallError.Unfinished, with what it returned, and CallError.Ctx holds
+//     ctx's error joined with its cause. The message says which positions
+//     had not finished and what they returned; no position that finished
+//     in time is blamed; errors.Is(err, context.DeadlineExceeded) (or
+//     Canceled) and the cause hold.
+//   - Otherwise, if the call had canceled the function's context (after a
+//     sibling's failure, or RunFirstOK's winner) and the error holds
+//     context.Canceled or the exact cause the call sent, the function was
+//     stopped by the call. It goes to CallError.Canceled, with what it
+//     returned, and is left out of the message: the failure that caused it
+//     is there.
+//   - Anything else is a failure of the function's own, even when it
+//     returned after a cancellation: the same sentinel error that a sibling
+//     failed with (both return ErrNotFound), a DeadlineExceeded of its own
+//     timeout, or context.Canceled before anything was canceled.
+//
+// So no error a function returns is ever dropped: each is a failure, or
+// kept in Unfinished or Canceled. The cause the call sends is the
+// *PositionError of the first failure, not the error itself, which is how
+// an error that wraps the cause (context.Cause(ctx)) is told apart from the
+// same sentinel returned independently.
+//
+// When the ctx of an await (AwaitN, All, WhenAll, FirstOK) is done before
+// the tasks complete, the call returns at once a CallError whose Ctx is the
+// context's error and whose Unfinished lists the tasks not yet completed
+// (with a nil Err); the tasks keep running. Functions that finish anyway
+// when ctx ends return their values and no error.
 //
 // By default every value is the zero value when the error is not nil; with
 // the [Settled] option the values that were produced are returned along
@@ -77,14 +118,18 @@
 //
 // A panic in a function is never lost and never turns into success. It is
 // recovered in the goroutine that ran the function, with the stack of that
-// goroutine at the panic, as a *[PanicError]. Every call that observes it
-// then panics in its own goroutine: Wait and TryWait with the *PanicError;
-// AwaitN, RunN and WhenAll, after every other function or task has finished,
-// with their joined error, which holds every PanicError and every other
-// failure (recover it as an error and use errors.As). In RunN a panic also
-// cancels the siblings, so the panic is not delayed by long-running work.
-// panic(nil) is a panic too: its value is a *[runtime.PanicNilError], or nil
-// under GODEBUG=panicnil=1, and it is raised all the same.
+// goroutine from the frame that panicked, as a *[PanicError]. Every call
+// that observes it then panics in its own goroutine: Wait and TryWait with
+// the task's *PanicError; AwaitN, RunN, WhenAll and the other calls over
+// several positions, after every other function or task has finished, with
+// the *PanicError of the first panicking position in argument order, which
+// says where it happened (Call, Index, Arg) and holds every other failure
+// of the call in Others, reachable with errors.Is and errors.As. So
+// recover().(*task.PanicError) works, and a crash prints the panic first,
+// its stack, then the rest. In RunN a panic also cancels the siblings, so
+// the panic is not delayed by long-running work. panic(nil) is a panic too:
+// its value is a *[runtime.PanicNilError], or nil under GODEBUG=panicnil=1,
+// and it is raised all the same.
 //
 // A task started by [Go] whose panic is never passed to any waiter crashes
 // the program, with the original value and stack, when the garbage collector
@@ -94,8 +139,13 @@
 // A function that calls runtime.Goexit (t.FailNow in a test does) ends its
 // task with [ErrGoexit]; every call that observes it calls runtime.Goexit
 // in its own goroutine, after the others have finished, as [iter.Pull] does.
-// A panic outranks a Goexit in the same call, and the joined error then
-// holds ErrGoexit at its position.
+// A panic outranks a Goexit: in the same call, the panic is raised and
+// holds ErrGoexit at its position; a panic raised by a deferred function
+// while a Goexit unwinds is raised, as it would crash the program without
+// this package. When the last function of RunN, which runs on the caller's
+// goroutine, calls Goexit, RunN still waits for the others, and if one of
+// them panicked, the caller's goroutine panics with it instead of going on
+// with the Goexit.
 //
 // Why re-raise rather than return an error: a panic is a bug, and as an
 // error it would be swallowed by the first `if err != nil { log; continue }`.

@@ -245,3 +245,76 @@ func ExampleMap() {
 	fmt.Println(lengths, err)
 	// Output: [1 2 3 4] <nil>
 }
+
+func ExampleCallError() {
+	ctx := context.Background()
+	recs := func(context.Context) (int, error) { return 0, errors.New("recs: 500 internal error") }
+	stock := func(context.Context) (bool, error) { return false, errors.New("stock: 503 unavailable") }
+	_, _, _, err := task.Run3(ctx, loadUser, recs, stock, task.KeepGoing)
+
+	fmt.Println(err) // one line per failure
+	var ce *task.CallError
+	if errors.As(err, &ce) {
+		for _, pe := range ce.Failures {
+			fmt.Printf("%s failed (argument %d of %s): %v\n", pe.Arg, pe.Index+1, ce.Call, pe.Err)
+		}
+	}
+	// Output:
+	// task: Run3: f2: recs: 500 internal error
+	// task: Run3: f3: stock: 503 unavailable
+	// f2 failed (argument 2 of Run3): recs: 500 internal error
+	// f3 failed (argument 3 of Run3): stock: 503 unavailable
+}
+
+func ExampleCallError_deadline() {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	recs := func(ctx context.Context) (int, error) {
+		<-ctx.Done() // too slow
+		return 0, fmt.Errorf("recs service: %w", ctx.Err())
+	}
+	_, _, _, err := task.Run3(ctx, loadUser, loadOrders, recs)
+
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, context.DeadlineExceeded))
+	var ce *task.CallError
+	errors.As(err, &ce)
+	fmt.Println(len(ce.Failures), "failed;", ce.Unfinished[0].Arg, "had not finished")
+	// Output:
+	// task: Run3: context deadline exceeded
+	// task: Run3: f3 had not finished: recs service: context deadline exceeded
+	// true
+	// 0 failed; f3 had not finished
+}
+
+func ExamplePanicError() {
+	defer func() {
+		pe := recover().(*task.PanicError) // the first panic, as itself
+		fmt.Printf("%s %s panicked: %v\n", pe.Call, pe.Arg, pe.Value)
+		fmt.Println("also:", pe.Others.Failures[0])
+		fmt.Println(errors.Is(pe, errDown))
+	}()
+	task.Run3(context.Background(), loadUser, loadOrdersDown,
+		func(context.Context) (int, error) { panic("bug") })
+	// Output:
+	// Run3 f3 panicked: bug
+	// also: task: Run3: f2: orders service down
+	// true
+}
+
+func ExampleHedge() {
+	ctx := context.Background()
+	replica := func(name string, slow bool) func(context.Context) (string, error) {
+		return func(ctx context.Context) (string, error) {
+			if slow {
+				<-ctx.Done() // canceled once another replica has answered
+				return "", context.Cause(ctx)
+			}
+			return "answer from " + name, nil
+		}
+	}
+	// a starts at once; b only if a has not answered within 10ms.
+	v, i, err := task.Hedge(ctx, 10*time.Millisecond, replica("a", true), replica("b", false))
+	fmt.Println(v, i, err)
+	// Output: answer from b 1 <nil>
+}

@@ -122,6 +122,14 @@ func (t *Task[T]) wait(ctx context.Context) (T, error) {
 // TryWait is the non-blocking form of Wait: if t has completed, it reports
 // its value and error as Wait does, with ok true; otherwise it returns at
 // once with ok false.
+//
+// The results are Wait's, in Wait's order, with ok after them: Go has two
+// conventions for the last result, the error and the comma-ok flag, and
+// they meet here. ok comes last because it says whether the others mean
+// anything at all (as in v, ok := m[k]), while err is part of the value
+// read; golang.org/x/sync/singleflight's Do returns (v, err, shared) for
+// the same reason. So `v, err, ok := t.TryWait()` reads as Wait plus "was
+// it there".
 func (t *Task[T]) TryWait() (v T, err error, ok bool) {
 	if t == nil {
 		panic("task: TryWait: t is nil")

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/tasktuple/task"
@@ -89,21 +90,18 @@ func main() {
 	}
 }
 
-// report says plainly which call failed and why.
+// report prints the error as the library words it, one line per failure,
+// each naming the call and the argument.
 func report(err error) {
 	if err == nil {
 		fmt.Println("   error:   none")
 		return
 	}
-	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
-		var pe *task.PositionError
-		switch {
-		case errors.As(e, &pe):
-			fmt.Printf("   error:   function %d failed: %v\n", pe.Index+1, pe.Err)
-		case errors.Is(e, context.DeadlineExceeded):
-			fmt.Printf("   error:   the deadline passed: %v\n", e)
-		default:
-			fmt.Printf("   error:   %v\n", e)
-		}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Println("   error:  ", line)
+	}
+	var ce *task.CallError
+	if errors.As(err, &ce) && len(ce.Canceled) > 0 {
+		fmt.Printf("   (%d sibling(s) canceled because of the failure, kept in CallError.Canceled)\n", len(ce.Canceled))
 	}
 }
