@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"runtime"
+	"sync/atomic"
 )
 
 // A link registers one waiting call with one pending task. When the task
@@ -13,52 +14,105 @@ import (
 //
 // Links replace a channel per task: a call over N pending tasks makes O(1)
 // allocations for waiting, not O(N), and no goroutine, whatever N is.
+//
+// The links of a task form a ring, doubly linked, in the order they were
+// registered; core.links points at the first. So register appends, wake
+// sends in registration order (WhenAny over copies of one task reports the
+// first copy, WhenEach yields the copies in order), and unregister takes a
+// link out in O(1) however many links the task has: a call over N tasks
+// does O(N) work even when tasks repeats one task N times.
+//
+// Rejected designs: a singly linked list, which unregister had to walk to
+// find the link, O(N^2) for N copies of one task or N calls waiting for it
+// (issue 8); the same list with a pointer to the previous next field, O(1)
+// too but without a tail, so wake would go from the last registered to the
+// first; marking links dead and leaving them for wake to skip, which lets
+// the dead links of every call that gave up pile up on a task that never
+// completes; and a map from task to links in the call, which allocates.
 type link struct {
-	ch   chan int // buffered; see the callers for the capacity
-	i    int      // the position the task has in the call
-	next *link    // guarded by the mu of the task the link is registered with
+	ch chan int // buffered; see the callers for the capacity
+	i  int      // the position the task has in the call
+
+	// next and prev are the neighbours in the ring while the link is
+	// registered (itself when it is alone), nil while it is not. Guarded
+	// by the mu of the task the link is registered with, or was last: a
+	// sequence registers its link with another task only after the
+	// receive from ch or the unregister that ended the last registration.
+	next, prev *link
 }
 
-// register adds l to c's links, unless c has completed; it reports whether
-// it did.
+// register appends l to c's links, unless c has completed; it reports
+// whether it did. l must not be registered with any task.
 func (c *core) register(l *link) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.state.Load() != pending {
 		return false
 	}
-	l.next = c.links
-	c.links = l
+	first := c.links
+	if first == nil {
+		l.next, l.prev = l, l
+		c.links = l
+		return true
+	}
+	last := first.prev
+	l.next, l.prev = first, last
+	last.next = l
+	first.prev = l
 	return true
 }
 
 // unregister removes l from c's links and reports whether it was there. If
-// it was not, c has completed and its send on l.ch has happened.
+// it was not, c has completed and its send on l.ch has happened (or found
+// l.ch full). l must be registered with c or with no task.
 func (c *core) unregister(l *link) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for p := &c.links; *p != nil; p = &(*p).next {
-		if *p == l {
-			*p = l.next
-			l.next = nil
-			return true
+	if h := testHookUnregister.Load(); h != nil {
+		(*h)(c, 1) // no walk: l is the only link looked at
+	}
+	if l.next == nil {
+		return false
+	}
+	if l.next == l {
+		c.links = nil
+	} else {
+		l.prev.next = l.next
+		l.next.prev = l.prev
+		if c.links == l {
+			c.links = l.next
 		}
 	}
-	return false
+	l.next, l.prev = nil, nil
+	return true
 }
 
-// wake sends on every link; the caller holds c.mu.
+// testHookUnregister, if set, is called by unregister with the task and the
+// number of links it looked at: a test checks that the unregistering of a
+// call is linear in its number of tasks by counting, not timing. A version of
+// unregister that walks the links must report every step.
+var testHookUnregister atomic.Pointer[func(c *core, steps int)]
+
+// wake sends on every link, in registration order, and drops them all; the
+// caller holds c.mu.
 func (c *core) wake() {
-	for l := c.links; l != nil; {
+	first := c.links
+	if first == nil {
+		return
+	}
+	c.links = nil
+	first.prev.next = nil // the ring becomes a list, first to last
+	for l := first; l != nil; {
 		next := l.next
-		l.next = nil
+		// Unregistered before the send, so that the receiver of the
+		// position can register the link again (a sequence does).
+		l.next, l.prev = nil, nil
 		select {
 		case l.ch <- l.i:
 		default: // the channel has a signal already; one is enough
 		}
 		l = next
 	}
-	c.links = nil
 }
 
 // A sequence waits for tasks one after another. Its link is made the first
