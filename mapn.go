@@ -11,13 +11,17 @@ import (
 //
 // Map has the cancellation and error rules of RunN: the calls get a child
 // of ctx that is canceled as soon as one fails, no new call starts after
-// that, and the error joins every real failure as a *[PositionError] whose
-// Index is the position in inputs, leaving out the cancellations that
-// followed. Inputs never started because of a failure are not errors; their
-// results are zero. With [KeepGoing] nothing is canceled, every input is
-// processed, and every error is reported; with [Settled] the results are
-// returned along with the error. Panics and Goexit are passed on as RunN
-// does. Map returns only after every call it started has returned.
+// that or once ctx is done, and the error is a *[CallError] with every real
+// failure as a *[PositionError] whose Arg names the input ("inputs[3]"),
+// leaving out the cancellations that followed (kept in CallError.Canceled).
+// Inputs never started are not listed, and their results are zero; if ctx
+// ended the call before every input started, the error says so
+// (errors.Is(err, ctx.Err()) holds) even when no call was stopped. With
+// [KeepGoing] nothing is canceled, every input is processed, even when a
+// call calls runtime.Goexit, and every error is reported; with [Settled]
+// the results are returned along with the error. Panics and Goexit are
+// passed on as RunN does. Map returns only after every call it started has
+// returned.
 //
 // limit must be at least 1: a limit of 0 or less is a programming error
 // and panics, rather than meaning "no limit", because a limit computed to 0
@@ -47,6 +51,10 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 		go s.work()
 	}
 	err := s.wait()
+	if err == nil && int(s.next.Load()) < len(inputs) {
+		// No failure, yet inputs were left: ctx ended the call first.
+		err = &CallError{Call: "Map", Ctx: contextError(ctx)}
+	}
 	if err != nil && s.opts&Settled == 0 {
 		return nil, err
 	}

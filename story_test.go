@@ -299,3 +299,22 @@ func TestOrphanMessage(t *testing.T) {
 	}
 	tk.observe() // this test looked at the panic: no crash later
 }
+
+// TestMapStoppedByCtx: when ctx ends Map before every input has started,
+// the error says so even if no call was stopped: the zero results of the
+// inputs never started are never read as success.
+func TestMapStoppedByCtx(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var calls int
+	out, err := Map(ctx, []int{0, 1, 2, 3, 4, 5}, 1, func(_ context.Context, i int) (int, error) {
+		calls++ // limit 1: one call at a time
+		if i == 2 {
+			cancel() // input 2 itself finishes anyway
+		}
+		return i, nil
+	})
+	if calls != 3 || out != nil || !errors.Is(err, context.Canceled) || err.Error() != "task: Map: context canceled" {
+		t.Errorf("Map = %v, %v after %d calls; want nil, task: Map: context canceled, after 3", out, err, calls)
+	}
+}
