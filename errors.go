@@ -116,8 +116,12 @@ type PositionError struct {
 	Err   error
 }
 
-// Error returns "task: Call: Arg: " and the message of Err.
+// Error returns "task: Call: Arg: " and the message of Err, or, for a task
+// an await gave up on (Err nil), "task: Call: Arg had not finished".
 func (e *PositionError) Error() string {
+	if e.Err == nil {
+		return "task: " + e.Call + ": " + e.Arg + " had not finished"
+	}
 	return "task: " + e.Call + ": " + e.Arg + ": " + detail(e.Err)
 }
 
@@ -126,11 +130,8 @@ func (e *PositionError) Unwrap() error { return e.Err }
 
 // detail is the message of err without this package's own prefix.
 func detail(err error) string {
-	switch err := err.(type) {
-	case nil:
-		return "<nil>"
-	case *PanicError:
-		return err.message()
+	if pe, ok := err.(*PanicError); ok {
+		return pe.message()
 	}
 	if err == ErrGoexit {
 		return "called runtime.Goexit"
@@ -288,15 +289,14 @@ func (f *failures) result(ctx context.Context) error {
 }
 
 // err returns a CallError, or nil when nothing failed and nothing was
-// stopped. When positions were stopped and ctx is done, the context's error
-// is added. The CallError is a copy, so that f stays on its caller's stack
-// when nothing failed.
+// stopped. When ctx stopped positions, the context's error is added. The
+// CallError is a copy, so that f stays on its caller's stack when nothing
+// failed.
 func (f *failures) err(ctx context.Context) error {
-	stopped := len(f.e.Unfinished)+len(f.e.Canceled) > 0
 	switch {
-	case stopped && ctx.Err() != nil:
+	case len(f.e.Unfinished) > 0:
 		f.e.Ctx = contextError(ctx)
-	case stopped && len(f.e.Failures) == 0:
+	case len(f.e.Canceled) > 0 && len(f.e.Failures) == 0:
 		// Stopped by the call with nothing failed: unreachable, as the call
 		// cancels only after a failure or a success it returns, but a
 		// cancellation must never read as success.

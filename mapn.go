@@ -74,25 +74,31 @@ type mapping[In, Out any] struct {
 // end of ctx stops the call (unless it keeps going).
 //
 // If a call of fn calls runtime.Goexit, this goroutine is unwinding: it
-// starts a worker to take its place before it goes, so that every input is
-// still processed with KeepGoing, however small the limit.
+// starts a worker to take its place before it goes (the new worker stops at
+// once if nothing is left), so that every input is still processed with
+// KeepGoing, however small the limit.
 func (s *mapping[In, Out]) work() {
 	exiting := true
 	defer func() {
-		if exiting && s.more() {
+		if exiting {
 			s.wg.Add(1)
 			go s.work()
 		}
 		s.wg.Done()
 	}()
 	done := s.parent.Done()
-	for s.more() {
-		if done != nil && s.opts&KeepGoing == 0 {
-			select {
-			case <-done:
-				exiting = false
-				return
-			default:
+	for {
+		if s.opts&KeepGoing == 0 {
+			if s.failed.Load() {
+				break
+			}
+			if done != nil {
+				select {
+				case <-done:
+					exiting = false
+					return
+				default:
+				}
 			}
 		}
 		i := int(s.next.Add(1) - 1)
@@ -102,11 +108,6 @@ func (s *mapping[In, Out]) work() {
 		s.call(i)
 	}
 	exiting = false
-}
-
-// more reports whether inputs are left to take, and may be taken.
-func (s *mapping[In, Out]) more() bool {
-	return int(s.next.Load()) < len(s.in) && (s.opts&KeepGoing != 0 || !s.failed.Load())
 }
 
 // call runs fn on input i. If fn calls runtime.Goexit, the deferred record
