@@ -17,7 +17,7 @@ import (
 var ErrGoexit = errors.New("task: function called runtime.Goexit")
 
 // A CallError is the error of a call over several functions or tasks
-// (AwaitN, RunN, WhenAll, All, AllSeq, Map, FirstOK, RunFirstOK): what
+// (AwaitN, RunN, WhenAll, All, AllSeq, Map, FirstOK, RunFirstOK, Hedge): what
 // went wrong at each position, and what the call's own cancellations
 // stopped. Its message has one line per failure, each naming the call and
 // the argument:

@@ -169,14 +169,26 @@ func (g *group) fail(cause error) {
 // wait waits for every function, cancels the child context, and returns the
 // error, raising panics and Goexit.
 func (g *group) wait() error {
-	f, err := g.join()
-	f.raise()
-	return err
+	g.settle()
+	for i := range g.outs {
+		if g.outs[i].state != succeeded {
+			f, err := g.collect()
+			f.raise()
+			return err
+		}
+	}
+	return nil // the success path: nothing to collect
 }
 
-// join waits for every function, cancels the child context, and joins the
-// outcomes.
+// join waits for every function, cancels the child context, and collects
+// the outcomes.
 func (g *group) join() (failures, error) {
+	g.settle()
+	return g.collect()
+}
+
+// settle waits for every function and cancels the child context.
+func (g *group) settle() {
 	if g.running.Load() != 0 {
 		// The goroutines just started are usually in this P's run queue,
 		// not yet running: yielding once lets them run here, which is far
@@ -188,6 +200,10 @@ func (g *group) join() (failures, error) {
 	if g.opts&KeepGoing == 0 {
 		g.fail(context.Canceled)
 	}
+}
+
+// collect gathers the outcomes of a settled group into a CallError.
+func (g *group) collect() (failures, error) {
 	f := g.failures()
 	first, _ := g.first.(*PositionError) // reused: a sibling's error may wrap it
 	for i, o := range g.outs {
