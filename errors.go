@@ -185,7 +185,7 @@ func (p *PanicError) Error() string {
 
 // message is the panic value and the stack.
 func (p *PanicError) message() string {
-	return "panic: " + fmt.Sprint(p.Value) + "\n\n" + string(p.Stack)
+	return "panic: " + fmt.Sprint(p.Value) + "\n\n" + strings.TrimSuffix(string(p.Stack), "\n")
 }
 
 // Unwrap returns Value when it is an error, and Others when set, so that
@@ -235,6 +235,9 @@ func (f *failures) at(i int, err error) *PositionError {
 
 // argName names position i of a call whose arguments are named by arg.
 func argName(arg string, i int) string {
+	if i < 0 {
+		return "body" // of a Scope
+	}
 	if arg == "f" || arg == "t" {
 		return arg + strconv.Itoa(i+1)
 	}

@@ -40,6 +40,7 @@ const (
 	mapN               // Map
 	race               // RunFirstOK: the first success cancels the others; failures do not
 	hedge              // Hedge: a race whose functions start one after another
+	scope              // Scope: a body and the children it spawns
 )
 
 // runNames are the names of RunN, so that naming the call costs nothing.
@@ -59,6 +60,8 @@ func (g *group) failures() failures {
 		return newFailures("RunFirstOK", "fns")
 	case hedge:
 		return newFailures("Hedge", "fns")
+	case scope:
+		return newFailures("Scope", "children")
 	}
 	return newFailures(runNames[len(g.outs)], "f")
 }
@@ -119,6 +122,23 @@ func (g *group) finish(i int) {
 // the group or by the parent, and starts the fail-fast cancellation.
 func (g *group) record(i int) {
 	o := &g.outs[i]
+	g.classify(o)
+	racing := g.kind == race || g.kind == hedge
+	switch {
+	case racing && o.state == succeeded:
+		if g.winner.CompareAndSwap(0, int32(i)+1) {
+			g.fail(ErrLost)
+		}
+	case racing && o.state == failed:
+		// A failure does not end a race.
+	default:
+		g.failFast(i, *o)
+	}
+}
+
+// classify completes the outcome of a function that has returned: ErrGoexit
+// for a Goexit, and whether an error is a stop rather than a failure.
+func (g *group) classify(o *outcome) {
 	switch o.state {
 	case exited:
 		o.err = ErrGoexit
@@ -136,15 +156,12 @@ func (g *group) record(i int) {
 			o.stop = stopCall
 		}
 	}
-	racing := g.kind == race || g.kind == hedge
-	switch {
-	case racing && o.state == succeeded:
-		if g.winner.CompareAndSwap(0, int32(i)+1) {
-			g.fail(ErrLost)
-		}
-	case racing && o.state == failed:
-		// A failure does not end a race.
-	case o.state != succeeded && o.stop == own && g.opts&KeepGoing == 0:
+}
+
+// failFast cancels the group with the failure of position i as the cause,
+// if it is a failure of its own and the group does not keep going.
+func (g *group) failFast(i int, o outcome) {
+	if o.state != succeeded && o.stop == own && g.opts&KeepGoing == 0 {
 		f := g.failures()
 		g.fail(f.at(i, o.err))
 	}

@@ -1,0 +1,344 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+)
+
+// Scope runs body with a new [Group] and returns what body returns, once
+// body and every child spawned into the group ([Spawn]) have returned,
+// whatever happened: no child outlives the call. It is the dynamic form of
+// RunN, for a fan-out whose size is known only as it runs: a loop over
+// inputs, a crawler that spawns the links it finds, a tree walk.
+//
+//	user, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (User, error) {
+//		tu := task.Spawn(g, loadUser)
+//		to := task.Spawn(g, loadOrders)
+//		u, orders, err := task.Await2(ctx, tu, to)
+//		...
+//		return u, err
+//	})
+//
+// The body returns the scope's result, as Java's and Swift's scopes do, so
+// that results flow out through typed tasks and return values rather than
+// captured variables.
+//
+// The rules are RunN's. Body and children get a child of ctx that is
+// canceled as soon as one of them fails, panics or calls runtime.Goexit
+// (with that failure's *[PositionError] as the cause), and when Scope
+// returns; with [KeepGoing], nothing is canceled and they get ctx itself.
+// The error is a *[CallError] whose failures are the body's (Arg "body",
+// Index -1), first, then the children's in spawn order (Arg "children[i]",
+// Index i); cancellations the scope caused are kept in CallError.Canceled,
+// and the rest of the cancellation rule is the package's. What the body
+// received from a child through a wait is the body's to report: a child's
+// failure that the body's error wraps is not listed again, and a child's
+// panic that an await raised in the body (or in another child) is raised
+// by that await, not a second time by Scope. Any other panic is raised
+// once everything has returned: the first, body first then in spawn order,
+// as a *[PanicError] holding the rest; a Goexit is repeated. By default
+// the result is the zero value when the error is not nil; with [Settled]
+// it is what body returned.
+//
+// A nil ctx or body panics before anything starts. Scope allocates the
+// group and a channel; see [Spawn] for the children's cost.
+func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, error), opts ...Option) (R, error) {
+	if ctx == nil {
+		nilArg("Scope", "ctx")
+	}
+	if body == nil {
+		nilArg("Scope", "body")
+	}
+	g := &Group{done: make(chan struct{}), live: 1}
+	g.grp.init(ctx, options(opts), nil)
+	g.grp.kind = scope
+	var r R
+	g.body = outcome{state: exited} // stays so if body calls runtime.Goexit
+	returned := false
+	defer func() {
+		if !returned {
+			// body called Goexit (or panicked while a Goexit unwound): wait
+			// for the children, then raise a panic if there is one, or let
+			// the Goexit go on.
+			g.bodyEnd()
+			if f, _ := g.join(); f.panic != nil {
+				panic(f.panicError())
+			}
+		}
+	}()
+	invoke(g.grp.ctx(), func(ctx context.Context) (R, error) { return body(ctx, g) }, &r, &g.body)
+	returned = true
+	g.bodyEnd()
+	f, err := g.join()
+	f.raise()
+	if err != nil && g.grp.opts&Settled == 0 {
+		var zero R
+		return zero, err
+	}
+	return r, err
+}
+
+// A Group is the set of children of one [Scope] call, for [Spawn] and
+// [TrySpawn]. It is made by Scope and valid until Scope returns; the zero
+// Group is not usable, and a Group must not be copied.
+type Group struct {
+	grp  group   // the context, fail-fast and the outcome rules, as for RunN
+	body outcome // the body's; written by Scope's goroutine
+
+	mu       sync.Mutex    // guards the fields below
+	live     int           // the body, if running, plus children not yet returned
+	running  int           // children running: at most limit, when set
+	limit    int           // 0: no limit
+	closed   bool          // Scope has returned, or is about to: Spawn panics
+	head     child         // the children in spawn order
+	tail     child         // the last spawned
+	queue    child         // spawned, waiting for a free slot, in spawn order
+	queueEnd child         // the last of the queue
+	spawned  int           // children spawned so far
+	done     chan struct{} // closed when live drops to 0
+}
+
+// SetLimit limits the group to n children running at once (errgroup's
+// SetLimit). It may be called at any time; it applies to the children
+// started after it. A child spawned at the limit does not block the
+// spawner: it waits, as a task with its function and no goroutine, and
+// starts when a running child returns, in spawn order. So children that
+// spawn cannot deadlock however the limit is reached, and the memory of
+// the waiting children is their tasks: a body that spawns a million
+// children holds a million tasks; to stream a large input with bounded
+// memory, use [MapSeq], or [TrySpawn] to decide what to do at the limit.
+// n must be at least 1.
+func (g *Group) SetLimit(n int) {
+	if n < 1 {
+		panic("task: SetLimit: n is " + strconv.Itoa(n) + "; want at least 1")
+	}
+	g.mu.Lock()
+	g.limit = n
+	g.mu.Unlock()
+}
+
+// Spawn starts fn as a child of g and returns its task, which the body or
+// other children may wait for. A child may spawn more children into the
+// same group. When g has a limit and is at it, fn waits and starts when a
+// running child returns (see [Group.SetLimit]); Spawn never blocks.
+//
+// fn gets the group's context (see [Scope]); its failure, panic or Goexit
+// is the scope's, as for a function of RunN. Spawn costs what [Go] costs:
+// two allocations (one when the child waits for a slot).
+//
+// Spawn panics for a nil g or fn, and when the Scope of g has returned.
+func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
+	if g == nil {
+		nilArg("Spawn", "g")
+	}
+	if fn == nil {
+		nilArg("Spawn", "fn")
+	}
+	c := &childTask[T]{fn: fn}
+	c.wg.Add(1)
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		panic("task: Spawn: the Scope of g has returned")
+	}
+	g.add(c)
+	if g.limit > 0 && g.running >= g.limit {
+		g.enqueue(c)
+		g.mu.Unlock()
+		return &c.Task
+	}
+	g.running++
+	g.mu.Unlock()
+	go g.run(c)
+	return &c.Task
+}
+
+// TrySpawn is Spawn if g is below its limit, or has none: it starts fn at
+// once and returns its task and true. At the limit it starts nothing and
+// returns nil and false (errgroup's TryGo). It panics as Spawn does.
+func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], bool) {
+	if g == nil {
+		nilArg("TrySpawn", "g")
+	}
+	if fn == nil {
+		nilArg("TrySpawn", "fn")
+	}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		panic("task: TrySpawn: the Scope of g has returned")
+	}
+	if g.limit > 0 && g.running >= g.limit {
+		g.mu.Unlock()
+		return nil, false
+	}
+	c := &childTask[T]{fn: fn}
+	c.wg.Add(1)
+	g.add(c)
+	g.running++
+	g.mu.Unlock()
+	go g.run(c)
+	return &c.Task, true
+}
+
+// A child is a task spawned into a group.
+type child interface {
+	links() *node
+	task() *core
+	start(g *Group) // runs the function on the calling goroutine and completes the task
+}
+
+// node is the part of a child that the group links.
+type node struct {
+	next   child // in spawn order; guarded by the group's smu
+	queued child // in the queue; guarded by the group's smu
+	index  int   // spawn order, from 0
+	stop   uint8 // own, stopCall or stopCtx: set before the task completes
+}
+
+func (n *node) links() *node { return n }
+
+func (c *childTask[T]) task() *core { return &c.core }
+
+// childTask is a child of type T: its task, its function and its links,
+// in one allocation.
+type childTask[T any] struct {
+	node
+	Task[T]
+	fn func(context.Context) (T, error)
+}
+
+func (c *childTask[T]) start(g *Group) {
+	var v T
+	o := outcome{state: exited} // stays so if fn calls runtime.Goexit
+	defer func() {
+		g.grp.classify(&o)
+		c.stop = o.stop
+		if o.state == panicked {
+			// Watched for an await that passes it on (see Scope), not
+			// for the garbage collector: Scope raises it otherwise.
+			c.orph = &orphan{pe: o.err.(*PanicError)}
+		}
+		g.grp.failFast(c.index, o)
+		c.complete(v, o)
+	}()
+	invoke(g.grp.ctx(), c.fn, &v, &o)
+}
+
+// add links c at the end of the children; the caller holds smu.
+func (g *Group) add(c child) {
+	n := c.links()
+	n.index = g.spawned
+	g.spawned++
+	g.live++
+	if g.tail == nil {
+		g.head = c
+	} else {
+		g.tail.links().next = c
+	}
+	g.tail = c
+}
+
+// enqueue makes c wait for a slot; the caller holds smu.
+func (g *Group) enqueue(c child) {
+	if g.queueEnd == nil {
+		g.queue = c
+	} else {
+		g.queueEnd.links().queued = c
+	}
+	g.queueEnd = c
+}
+
+// run runs c, then the waiting children, one after another, on this
+// goroutine, until none waits. If a child calls runtime.Goexit, this
+// goroutine is unwinding: it starts another to take over the queue.
+func (g *Group) run(c child) {
+	exiting := true
+	defer func() {
+		if exiting {
+			if next := g.next(); next != nil {
+				go g.run(next)
+			}
+		}
+	}()
+	for c != nil {
+		c.start(g)
+		c = g.next()
+	}
+	exiting = false
+}
+
+// next ends a child: it returns the next waiting child, which takes the
+// slot, or frees the slot and returns nil.
+func (g *Group) next() child {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.live--
+	var c child
+	if g.queue != nil && (g.limit == 0 || g.running <= g.limit) {
+		c = g.queue
+		g.queue = c.links().queued
+		c.links().queued = nil
+		if g.queue == nil {
+			g.queueEnd = nil
+		}
+	} else {
+		g.running--
+	}
+	if g.live == 0 {
+		close(g.done)
+	}
+	return c
+}
+
+// bodyEnd records the end of the body.
+func (g *Group) bodyEnd() {
+	g.grp.classify(&g.body)
+	g.grp.failFast(-1, g.body)
+	g.mu.Lock()
+	g.live--
+	if g.live == 0 {
+		close(g.done)
+	}
+	g.mu.Unlock()
+}
+
+// join waits for every child, closes the group and collects the outcomes:
+// the body's first, then the children's in spawn order.
+func (g *Group) join() (failures, error) {
+	<-g.done
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+	if g.grp.opts&KeepGoing == 0 {
+		g.grp.fail(context.Canceled)
+	}
+	f := g.grp.failures()
+	first, _ := g.grp.first.(*PositionError) // reused: an error may wrap it
+	pe := func(i int) *PositionError {
+		if first != nil && first.Index == i {
+			return first
+		}
+		return nil
+	}
+	body := g.body
+	f.add(-1, body, pe(-1))
+	for c := g.head; c != nil; c = c.links().next {
+		n, t := c.links(), c.task()
+		o := t.outcome()
+		o.stop = n.stop
+		switch {
+		case o.state == panicked && t.orph.observed.Load():
+			// Passed on by an await, which raised it: not raised again,
+			// and not listed: the panic that await raised holds it.
+			continue
+		case o.state == failed && o.stop == own && body.state == failed && body.stop == own && errors.Is(body.err, o.err):
+			// The body received this failure and returned it.
+			continue
+		}
+		f.add(n.index, o, pe(n.index))
+	}
+	return f, f.err(g.grp.parent)
+}
