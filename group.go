@@ -36,11 +36,13 @@ type group struct {
 
 // The kinds of group.
 const (
-	runN  uint8 = iota // RunN
-	mapN               // Map
-	race               // RunFirstOK: the first success cancels the others; failures do not
-	hedge              // Hedge: a race whose functions start one after another
-	scope              // Scope: a body and the children it spawns
+	runN            uint8 = iota // RunN
+	mapN                         // Map
+	race                         // RunFirstOK: the first success cancels the others; failures do not
+	hedge                        // Hedge: a race whose functions start one after another
+	scope                        // Scope: a body and the children it spawns
+	mapSeqKind                   // MapSeq: a stream of calls
+	mapSeqUnordered              // MapSeqUnordered
 )
 
 // runNames are the names of RunN, so that naming the call costs nothing.
@@ -62,6 +64,10 @@ func (g *group) failures() failures {
 		return newFailures("Hedge", "fns")
 	case scope:
 		return newFailures("Scope", "children")
+	case mapSeqKind:
+		return newFailures("MapSeq", "inputs")
+	case mapSeqUnordered:
+		return newFailures("MapSeqUnordered", "inputs")
 	}
 	return newFailures(runNames[len(g.outs)], "f")
 }

@@ -1,0 +1,267 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"strconv"
+)
+
+// MapSeq calls fn on every input of a sequence, with at most limit calls
+// running at once, and yields the results in input order as they become
+// ready: the streaming form of [Map], for inputs too many to hold, or
+// discovered as they come (pages of an API).
+//
+//	for user, err := range task.MapSeq(ctx, ids, 8, loadUser) {
+//		if err != nil {
+//			return err // a *PositionError: "task: MapSeq: inputs[41]: ..."
+//		}
+//		...
+//	}
+//
+// Inputs are pulled lazily, in the consumer's goroutine: never more than
+// 2×limit ahead of the next result to yield (limit running, and a reorder
+// window of limit results that are ready but wait for an earlier one). Each
+// yield is (value, nil) or, for a failure, (zero, *[PositionError]) whose
+// Index is the input's position in the sequence.
+//
+// MapSeq has the rules of Map. Without [KeepGoing], the first failure
+// cancels the running calls (its *PositionError is their cause) and no new
+// call starts; MapSeq then yields, in input order, what the calls that had
+// started returned, leaving out the cancellations it caused, and ends. With
+// KeepGoing every input is processed and every failure yielded in its
+// place. If ctx ends first, no new call starts; the calls it stopped yield
+// their errors, and if inputs were left, a last (zero, *[CallError]) says
+// that ctx ended the stream (errors.Is(err, ctx.Err()) holds).
+//
+// Breaking out of the loop cancels the running calls and waits for them
+// before the loop statement ends: no call outlives it. A panic or
+// runtime.Goexit in a call stops the yields and is passed on to the
+// consumer's goroutine once every call has returned, as [iter.Pull] does:
+// the first panic in input order, as a *[PanicError] holding what else was
+// not yielded. Each range over the sequence starts again.
+//
+// limit must be at least 1. A nil ctx, inputs or fn panics at once.
+func MapSeq[In, Out any](ctx context.Context, inputs iter.Seq[In], limit int, fn func(context.Context, In) (Out, error), opts ...Option) iter.Seq2[Out, error] {
+	return mapSeq("MapSeq", ctx, inputs, limit, fn, opts, true)
+}
+
+// MapSeqUnordered is [MapSeq] yielding results in the order the calls
+// return rather than in input order: a slow input holds nothing back, and
+// the inputs are pulled at most limit ahead. A failure's *PositionError
+// tells its input's position; a value that must be matched with its input
+// should carry what identifies it.
+func MapSeqUnordered[In, Out any](ctx context.Context, inputs iter.Seq[In], limit int, fn func(context.Context, In) (Out, error), opts ...Option) iter.Seq2[Out, error] {
+	return mapSeq("MapSeqUnordered", ctx, inputs, limit, fn, opts, false)
+}
+
+func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], limit int, fn func(context.Context, In) (Out, error), opts []Option, ordered bool) iter.Seq2[Out, error] {
+	if ctx == nil {
+		nilArg(name, "ctx")
+	}
+	if inputs == nil {
+		nilArg(name, "inputs")
+	}
+	if fn == nil {
+		nilArg(name, "fn")
+	}
+	if limit < 1 {
+		panic("task: " + name + ": limit is " + strconv.Itoa(limit) + "; want at least 1")
+	}
+	o := options(opts)
+	return func(yield func(Out, error) bool) {
+		window := limit
+		if ordered {
+			window = 2 * limit
+		}
+		s := &stream[In, Out]{fn: fn, ordered: ordered, limit: limit, keepGoing: o&KeepGoing != 0,
+			slots: make([]seqSlot[Out], window), done: make(chan int, window), yield: yield}
+		// The calls always get a child context, even with KeepGoing, so
+		// that breaking out of the loop can cancel them.
+		s.grp.init(ctx, o&^KeepGoing, nil)
+		s.grp.kind = mapSeqKind
+		if !ordered {
+			s.grp.kind = mapSeqUnordered
+		}
+		s.f = s.grp.failures()
+		s.run(inputs)
+	}
+}
+
+// errStopped is the cause of the cancellation MapSeq sends to the running
+// calls when the loop over it breaks out.
+var errStopped = errors.New("task: the loop over the sequence stopped")
+
+// stream is the state of one range over MapSeq.
+type stream[In, Out any] struct {
+	grp       group
+	fn        func(context.Context, In) (Out, error)
+	ordered   bool
+	keepGoing bool
+	limit     int
+	yield     func(Out, error) bool
+
+	slots   []seqSlot[Out] // the calls in flight or ready; ordered: input i is in slots[i%len]
+	done    chan int       // the slot of each call that has returned; never blocks
+	free    []int          // unordered: the free slots
+	head    int            // ordered: the next input to yield
+	next    int            // the next input to start
+	running int
+	ended   bool     // yield nothing more: the loop broke out, or a panic or Goexit was met
+	f       failures // the outcomes not yielded that must be raised: panics and Goexit
+}
+
+// seqSlot is one call of a stream: written by its goroutine before it sends
+// on done, read by the consumer after.
+type seqSlot[Out any] struct {
+	out   Out
+	o     outcome
+	index int
+	ready bool // ordered: returned, not yet yielded
+}
+
+func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
+	defer s.close()
+	if !s.ordered {
+		s.free = make([]int, 0, s.limit)
+		for i := range s.limit {
+			s.free = append(s.free, i)
+		}
+	}
+	ctxEnded := false
+	done := s.grp.parent.Done()
+	for in := range inputs {
+		for !s.canStart() {
+			s.receive()
+		}
+		if s.ended || (!s.keepGoing && s.grp.failed.Load()) {
+			break
+		}
+		if done != nil {
+			select {
+			case <-done:
+				ctxEnded = true
+			default:
+			}
+			if ctxEnded {
+				break
+			}
+		}
+		s.start(in)
+	}
+	for s.running > 0 {
+		s.receive()
+	}
+	if ctxEnded && !s.ended {
+		var zero Out
+		s.emit(zero, &CallError{Call: s.f.e.Call, Ctx: contextError(s.grp.parent)})
+	}
+}
+
+// canStart reports whether a call may start: below the limit, and, in
+// order, within the window.
+func (s *stream[In, Out]) canStart() bool {
+	if s.running >= s.limit {
+		return false
+	}
+	return !s.ordered || s.next-s.head < len(s.slots)
+}
+
+func (s *stream[In, Out]) start(in In) {
+	var k int
+	if s.ordered {
+		k = s.next % len(s.slots)
+	} else {
+		k = s.free[len(s.free)-1]
+		s.free = s.free[:len(s.free)-1]
+	}
+	s.slots[k] = seqSlot[Out]{index: s.next}
+	s.next++
+	s.running++
+	go s.call(k, in)
+}
+
+// call runs fn on one input, in its own goroutine.
+func (s *stream[In, Out]) call(k int, in In) {
+	sl := &s.slots[k]
+	sl.o.state = exited // stays so if fn calls runtime.Goexit
+	defer func() {
+		s.grp.classify(&sl.o)
+		if !s.keepGoing {
+			s.grp.failFast(sl.index, sl.o)
+		}
+		s.done <- k
+	}()
+	invoke(s.grp.ctx(), func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
+}
+
+// receive waits for one call to return and yields what is ready.
+func (s *stream[In, Out]) receive() {
+	k := <-s.done
+	s.running--
+	if !s.ordered {
+		s.take(k)
+		s.free = append(s.free, k)
+		return
+	}
+	s.slots[k].ready = true
+	for {
+		sl := &s.slots[s.head%len(s.slots)]
+		if !sl.ready || sl.index != s.head {
+			return
+		}
+		sl.ready = false
+		s.head++
+		s.take(s.head - 1)
+	}
+}
+
+// take yields the outcome of input i's slot, or keeps it to be raised.
+func (s *stream[In, Out]) take(k int) {
+	if s.ordered {
+		k %= len(s.slots)
+	}
+	sl := &s.slots[k]
+	o := sl.o
+	out := sl.out
+	sl.out = *new(Out) // do not keep the value alive
+	switch {
+	case o.state == panicked || o.state == exited:
+		s.ended = true
+		s.f.add(sl.index, o, nil)
+	case s.ended:
+		// Not yielded: kept with a panic, if one is raised.
+		if o.state == failed && o.stop == own {
+			s.f.add(sl.index, o, nil)
+		}
+	case o.state == succeeded:
+		s.emit(out, nil)
+	case o.stop == stopCall:
+		// A cancellation this stream caused: not a result.
+	default:
+		var zero Out
+		s.emit(zero, s.f.at(sl.index, o.err))
+	}
+}
+
+// emit yields one pair, and ends the stream if the loop breaks out.
+func (s *stream[In, Out]) emit(out Out, err error) {
+	if !s.ended && !s.yield(out, err) {
+		s.ended = true
+		s.grp.fail(errStopped)
+	}
+}
+
+// close cancels and waits for the calls still running, then raises a panic
+// or a Goexit met on the way.
+func (s *stream[In, Out]) close() {
+	if s.running > 0 {
+		s.ended = true
+		s.grp.fail(errStopped)
+		for s.running > 0 {
+			s.receive()
+		}
+	}
+	s.grp.fail(context.Canceled) // releases the child context, if made
+	s.f.raise()
+}
