@@ -30,6 +30,17 @@
 // wait, copies its input, or uses reflect.Select: they scale to 10^5 tasks
 // and beyond, in time linear in the number of tasks.
 //
+// For a fan-out whose size is known only as it runs (a loop, a crawler, a
+// tree walk), [Scope] runs a body with a [Group]; [Spawn] starts a child of
+// any result type in it and returns its task, and [Group.SetLimit] bounds
+// how many run at once. Scope returns only once the body and every child
+// have returned, with the rules of RunN: no child outlives the call, the
+// first failure cancels the rest, every failure is reported, and panics
+// and Goexit are passed on. [MapSeq] streams a function over an
+// [iter.Seq], yielding results in input order (or, with
+// [MapSeqUnordered], as they come), with at most a given number of calls
+// running and inputs pulled lazily.
+//
 // # Waiting
 //
 // AwaitN and WhenAll wait for every task, even after one has failed, and
