@@ -3,8 +3,11 @@ package task
 import (
 	"context"
 	"errors"
+	"runtime"
+	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // Scope runs body with a new [Group] and returns what body returns, once
@@ -51,7 +54,8 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	if body == nil {
 		nilArg("Scope", "body")
 	}
-	g := &Group{done: make(chan struct{}), live: 1}
+	g := &Group{done: make(chan struct{})}
+	g.live.Store(1) // the body
 	g.grp.init(ctx, options(opts), nil)
 	g.grp.kind = scope
 	var r R
@@ -87,36 +91,36 @@ type Group struct {
 	grp  group   // the context, fail-fast and the outcome rules, as for RunN
 	body outcome // the body's; written by Scope's goroutine
 
-	mu       sync.Mutex    // guards the fields below
-	live     int           // the body, if running, plus children not yet returned
-	running  int           // children running: at most limit, when set
-	limit    int           // 0: no limit
-	closed   bool          // Scope has returned, or is about to: Spawn panics
-	head     child         // the children in spawn order
-	tail     child         // the last spawned
-	queue    child         // spawned, waiting for a free slot, in spawn order
-	queueEnd child         // the last of the queue
-	spawned  int           // children spawned so far
-	done     chan struct{} // closed when live drops to 0
+	live    atomic.Int64  // the body, while it runs, plus the children not yet returned
+	spawned atomic.Int64  // children spawned so far: the next one's index
+	running atomic.Int64  // children running
+	limit   atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
+	done    chan struct{} // closed when live drops to 0
+
+	mu       sync.Mutex // guards the fields below
+	queue    child      // spawned at the limit, waiting for a slot, in spawn order
+	queueEnd child      // the last of the queue
+	ended    []child    // the children that did not succeed, in the order they ended
 }
 
 // SetLimit limits the group to n children running at once (errgroup's
-// SetLimit). It may be called at any time; it applies to the children
-// started after it. A child spawned at the limit does not block the
-// spawner: it waits, as a task with its function and no goroutine, and
-// starts when a running child returns, in spawn order. So children that
-// spawn cannot deadlock however the limit is reached, and the memory of
-// the waiting children is their tasks: a body that spawns a million
-// children holds a million tasks; to stream a large input with bounded
-// memory, use [MapSeq], or [TrySpawn] to decide what to do at the limit.
-// n must be at least 1.
+// SetLimit). It must be called before the first Spawn, and panics
+// otherwise. A child spawned at the limit does not block the spawner: it
+// waits, as a task with its function and no goroutine, and starts when a
+// running child returns, in spawn order. So children that spawn cannot
+// deadlock however the limit is reached, and the memory of the waiting
+// children is their tasks: a body that spawns a million children holds a
+// million tasks; to stream a large input with bounded memory, use
+// [MapSeq], or [TrySpawn] to decide what to do at the limit. n must be at
+// least 1.
 func (g *Group) SetLimit(n int) {
 	if n < 1 {
 		panic("task: SetLimit: n is " + strconv.Itoa(n) + "; want at least 1")
 	}
-	g.mu.Lock()
-	g.limit = n
-	g.mu.Unlock()
+	if g.spawned.Load() != 0 {
+		panic("task: SetLimit: called after Spawn")
+	}
+	g.limit.Store(int64(n))
 }
 
 // Spawn starts fn as a child of g and returns its task, which the body or
@@ -138,19 +142,19 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	}
 	c := &childTask[T]{fn: fn}
 	c.wg.Add(1)
-	g.mu.Lock()
-	if g.closed {
+	g.enter("Spawn", c)
+	if limit := g.limit.Load(); limit > 0 {
+		g.mu.Lock()
+		if g.running.Load() >= limit {
+			g.enqueue(c)
+			g.mu.Unlock()
+			return &c.Task
+		}
+		g.running.Add(1)
 		g.mu.Unlock()
-		panic("task: Spawn: the Scope of g has returned")
+	} else {
+		g.running.Add(1)
 	}
-	g.add(c)
-	if g.limit > 0 && g.running >= g.limit {
-		g.enqueue(c)
-		g.mu.Unlock()
-		return &c.Task
-	}
-	g.running++
-	g.mu.Unlock()
 	go g.run(c)
 	return &c.Task
 }
@@ -165,22 +169,33 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 	if fn == nil {
 		nilArg("TrySpawn", "fn")
 	}
-	g.mu.Lock()
-	if g.closed {
-		g.mu.Unlock()
-		panic("task: TrySpawn: the Scope of g has returned")
-	}
-	if g.limit > 0 && g.running >= g.limit {
-		g.mu.Unlock()
-		return nil, false
+	if limit := g.limit.Load(); limit > 0 {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.running.Load() >= limit {
+			if g.live.Load() == 0 {
+				panic("task: TrySpawn: the Scope of g has returned")
+			}
+			return nil, false
+		}
 	}
 	c := &childTask[T]{fn: fn}
 	c.wg.Add(1)
-	g.add(c)
-	g.running++
-	g.mu.Unlock()
+	g.enter("TrySpawn", c)
+	g.running.Add(1)
 	go g.run(c)
 	return &c.Task, true
+}
+
+// enter counts a new child in, unless the scope has ended, and gives it
+// its index.
+func (g *Group) enter(name string, c child) {
+	if g.live.Add(1) == 1 {
+		// live was 0: the body and every child had returned.
+		g.live.Add(-1)
+		panic("task: " + name + ": the Scope of g has returned")
+	}
+	c.links().index = int(g.spawned.Add(1) - 1)
 }
 
 // A child is a task spawned into a group.
@@ -192,8 +207,7 @@ type child interface {
 
 // node is the part of a child that the group links.
 type node struct {
-	next   child // in spawn order; guarded by the group's smu
-	queued child // in the queue; guarded by the group's smu
+	queued child // the next in the queue; guarded by the group's mu
 	index  int   // spawn order, from 0
 	stop   uint8 // own, stopCall or stopCtx: set before the task completes
 }
@@ -216,32 +230,24 @@ func (c *childTask[T]) start(g *Group) {
 	defer func() {
 		g.grp.classify(&o)
 		c.stop = o.stop
-		if o.state == panicked {
-			// Watched for an await that passes it on (see Scope), not
-			// for the garbage collector: Scope raises it otherwise.
-			c.orph = &orphan{pe: o.err.(*PanicError)}
+		if o.state != succeeded {
+			if o.state == panicked {
+				// Watched for an await that passes it on (see Scope),
+				// not for the garbage collector: Scope raises it
+				// otherwise.
+				c.orph = &orphan{pe: o.err.(*PanicError)}
+			}
+			g.grp.failFast(c.index, o)
+			g.mu.Lock()
+			g.ended = append(g.ended, c)
+			g.mu.Unlock()
 		}
-		g.grp.failFast(c.index, o)
 		c.complete(v, o)
 	}()
 	invoke(g.grp.ctx(), c.fn, &v, &o)
 }
 
-// add links c at the end of the children; the caller holds smu.
-func (g *Group) add(c child) {
-	n := c.links()
-	n.index = g.spawned
-	g.spawned++
-	g.live++
-	if g.tail == nil {
-		g.head = c
-	} else {
-		g.tail.links().next = c
-	}
-	g.tail = c
-}
-
-// enqueue makes c wait for a slot; the caller holds smu.
+// enqueue makes c wait for a slot; the caller holds mu.
 func (g *Group) enqueue(c child) {
 	if g.queueEnd == nil {
 		g.queue = c
@@ -273,45 +279,49 @@ func (g *Group) run(c child) {
 // next ends a child: it returns the next waiting child, which takes the
 // slot, or frees the slot and returns nil.
 func (g *Group) next() child {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.live--
 	var c child
-	if g.queue != nil && (g.limit == 0 || g.running <= g.limit) {
-		c = g.queue
-		g.queue = c.links().queued
-		c.links().queued = nil
-		if g.queue == nil {
-			g.queueEnd = nil
+	if g.limit.Load() > 0 {
+		g.mu.Lock()
+		if c = g.queue; c != nil {
+			g.queue = c.links().queued
+			c.links().queued = nil
+			if g.queue == nil {
+				g.queueEnd = nil
+			}
+		} else {
+			g.running.Add(-1)
 		}
+		g.mu.Unlock()
 	} else {
-		g.running--
+		g.running.Add(-1)
 	}
-	if g.live == 0 {
+	g.leave()
+	return c
+}
+
+// leave counts the body or a child out.
+func (g *Group) leave() {
+	if g.live.Add(-1) == 0 {
 		close(g.done)
 	}
-	return c
 }
 
 // bodyEnd records the end of the body.
 func (g *Group) bodyEnd() {
 	g.grp.classify(&g.body)
 	g.grp.failFast(-1, g.body)
-	g.mu.Lock()
-	g.live--
-	if g.live == 0 {
-		close(g.done)
-	}
-	g.mu.Unlock()
+	g.leave()
 }
 
-// join waits for every child, closes the group and collects the outcomes:
-// the body's first, then the children's in spawn order.
+// join waits for every child and collects the outcomes: the body's first,
+// then the children's in spawn order.
 func (g *Group) join() (failures, error) {
+	if g.live.Load() != 0 {
+		// Children just spawned are usually in this P's run queue: let
+		// them run here before blocking, as RunN does.
+		runtime.Gosched()
+	}
 	<-g.done
-	g.mu.Lock()
-	g.closed = true
-	g.mu.Unlock()
 	if g.grp.opts&KeepGoing == 0 {
 		g.grp.fail(context.Canceled)
 	}
@@ -325,7 +335,8 @@ func (g *Group) join() (failures, error) {
 	}
 	body := g.body
 	f.add(-1, body, pe(-1))
-	for c := g.head; c != nil; c = c.links().next {
+	slices.SortFunc(g.ended, func(a, b child) int { return a.links().index - b.links().index })
+	for _, c := range g.ended {
 		n, t := c.links(), c.task()
 		o := t.outcome()
 		o.stop = n.stop
