@@ -234,13 +234,13 @@ func TestSpawnAfterReturn(t *testing.T) {
 		{catch(func() { Spawn[int](kept, nil) }), "task: Spawn: fn is nil"},
 		{catch(func() { Scope[int](context.Background(), nil) }), "task: Scope: body is nil"},
 		{catch(func() { kept.SetLimit(0) }), "task: SetLimit: n is 0; want at least 1"},
-		{catch(func() {
+		{fmt.Sprint(recoverFrom(func() {
 			Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
 				Spawn(g, immediate[int])
 				g.SetLimit(2)
 				return 0, nil
 			})
-		}), "task: SetLimit: called after Spawn"},
+		}).(*PanicError).Value), "task: SetLimit: called after Spawn"},
 	} {
 		if c.got != c.want {
 			t.Errorf("panic %q; want %q", c.got, c.want)
