@@ -230,19 +230,21 @@ func (c *childTask[T]) start(g *Group) {
 	defer func() {
 		g.grp.classify(&o)
 		c.stop = o.stop
+		if o.state == panicked {
+			// Watched for an await that passes it on (see Scope), not
+			// for the garbage collector: Scope raises it otherwise.
+			c.orph = &orphan{pe: o.err.(*PanicError)}
+		}
+		// Complete the task before canceling the group, so that a
+		// waiter gets the failure itself, not the cancellation it causes
+		// (a completed task wins over a done ctx).
+		c.complete(v, o)
 		if o.state != succeeded {
-			if o.state == panicked {
-				// Watched for an await that passes it on (see Scope),
-				// not for the garbage collector: Scope raises it
-				// otherwise.
-				c.orph = &orphan{pe: o.err.(*PanicError)}
-			}
 			g.grp.failFast(c.index, o)
 			g.mu.Lock()
 			g.ended = append(g.ended, c)
 			g.mu.Unlock()
 		}
-		c.complete(v, o)
 	}()
 	invoke(g.grp.ctx(), c.fn, &v, &o)
 }
