@@ -167,14 +167,19 @@ type PanicError struct {
 	// its canceled and unfinished positions; nil if there were none.
 	// errors.Is and errors.As reach them.
 	Others *CallError
+
+	name string // of the function that panicked, if it was Named
 }
 
 // Error returns where the panic happened, its value, the original stack,
 // then the other failures of the call, one per line.
 func (p *PanicError) Error() string {
 	s := "task: "
-	if p.Call != "" {
+	switch {
+	case p.Call != "":
 		s += p.Call + ": " + p.Arg + ": "
+	case p.name != "":
+		s += p.name + ": "
 	}
 	s += p.message()
 	if p.Others != nil {
@@ -228,9 +233,14 @@ func newFailures(call, arg string) failures {
 	return failures{e: CallError{Call: call}, arg: arg}
 }
 
-// at returns a PositionError for position i.
+// at returns a PositionError for position i, named after the function if
+// it was Named.
 func (f *failures) at(i int, err error) *PositionError {
-	return &PositionError{Call: f.e.Call, Index: i, Arg: argName(f.arg, i), Err: err}
+	name, err := unname(err)
+	if name == "" {
+		name = argName(f.arg, i)
+	}
+	return &PositionError{Call: f.e.Call, Index: i, Arg: name, Err: err}
 }
 
 // argName names position i of a call whose arguments are named by arg.

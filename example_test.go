@@ -318,3 +318,11 @@ func ExampleHedge() {
 	fmt.Println(v, i, err)
 	// Output: answer from b 1 <nil>
 }
+
+func ExampleNamed() {
+	ctx := context.Background()
+	loadRecs := func(context.Context) ([]string, error) { return nil, errors.New("500 internal error") }
+	_, _, err := task.Run2(ctx, loadUser, task.Named("recs", loadRecs))
+	fmt.Println(err)
+	// Output: task: Run2: recs: 500 internal error
+}

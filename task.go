@@ -210,7 +210,11 @@ func recordPanic[T any](v *T, o *outcome, pv any) {
 	var zero T
 	*v = zero
 	o.state = panicked
-	o.err = &PanicError{Value: pv, Stack: panicStack()}
+	pe := &PanicError{Value: pv, Stack: panicStack()}
+	if np, ok := pv.(*namedPanic); ok {
+		pe.Value, pe.name = np.value, np.name
+	}
+	o.err = pe
 }
 
 // panicStack is the stack of the calling goroutine, as runtime/debug.Stack
@@ -228,27 +232,51 @@ func panicStack() []byte {
 	}
 }
 
-// trimPanicFrames removes the frames above the first "panic(" frame, and
-// that frame, keeping the goroutine header line. A stack with no such frame
-// is returned as it is.
+// trimPanicFrames removes the frames of the recovery from the top of a
+// stack taken in a deferred function of invoke: invoke's own frames, the
+// runtime's panic frames, and those of a Named wrapper that raised the
+// panic again, keeping the goroutine header line. The stack then starts at
+// the frame that panicked. A stack of another shape is returned as it is.
 func trimPanicFrames(stack []byte) []byte {
 	s := string(stack)
 	header, rest, ok := strings.Cut(s, "\n")
 	if !ok {
 		return stack
 	}
-	// Frames are two lines: the function, then a tab and its file.
-	if !strings.HasPrefix(rest, "panic(") {
-		at := strings.Index(rest, "\npanic(")
-		if at < 0 {
-			return stack
+	trimmed := false
+	for {
+		fn, _, _ := strings.Cut(rest, "\n")
+		if !recoveryFrame(fn) {
+			break
 		}
-		rest = rest[at+1:]
+		// Frames are two lines: the function, then a tab and its file.
+		for range 2 {
+			if _, rest, ok = strings.Cut(rest, "\n"); !ok {
+				return stack
+			}
+		}
+		trimmed = true
 	}
-	for range 2 { // the panic frame's two lines
-		if _, rest, ok = strings.Cut(rest, "\n"); !ok {
-			return stack
-		}
+	if !trimmed {
+		return stack
 	}
 	return []byte(header + "\n" + rest)
+}
+
+// recoveryFrame reports whether the function line of a frame is part of
+// the recovery of a panic rather than of the code that panicked.
+func recoveryFrame(fn string) bool {
+	if strings.HasPrefix(fn, "panic(") {
+		return true
+	}
+	name, ok := strings.CutPrefix(fn, "github.com/tasktuple/task.")
+	if !ok {
+		return false
+	}
+	for _, p := range [...]string{"panicStack(", "recordPanic[", "invoke[", "Named["} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
