@@ -1,12 +1,21 @@
 package task
 
-import "context"
+import (
+	"context"
+
+	"github.com/tasktuple/task/internal/probe"
+)
 
 // awaitCores is the slow path of every AwaitN: it waits for each task in
 // turn (waiting for all of them is waiting for each), returns the context's
 // error as soon as ctx is done first, and otherwise joins the outcomes in
 // argument order, raising panics and Goexit.
-func awaitCores(ctx context.Context, call string, cs []*core) error {
+func awaitCores(ctx context.Context, call string, cs []*core) (err error) {
+	if p := probe.Load(); p != nil {
+		var end func(error)
+		ctx, end = p.Call(ctx, call)
+		defer func() { end(err) }()
+	}
 	var seq sequence
 	for _, c := range cs {
 		if err := seq.wait(ctx, c); err != nil {

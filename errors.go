@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // ErrGoexit is the error recorded for a function that called
@@ -219,6 +221,18 @@ type outcome struct {
 	err   error
 	state uint32
 	stop  uint8 // for state failed: own, stopCall or stopCtx
+}
+
+// probed is the outcome as the probes see it.
+func (o outcome) probed() probe.Outcome {
+	switch o.state {
+	case panicked:
+		pe := o.err.(*PanicError)
+		return probe.Outcome{Panicked: true, Value: pe.Value, Stack: pe.Stack}
+	case exited:
+		return probe.Outcome{Goexit: true}
+	}
+	return probe.Outcome{Err: o.err}
 }
 
 // failures collects outcomes in argument order into a CallError.

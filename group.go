@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // A group runs the functions of one RunN, Map or RunFirstOK call. Unless
@@ -32,6 +34,41 @@ type group struct {
 	child  context.Context
 	cancel context.CancelCauseFunc
 	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns
+
+	end func(error) // the probes' end of the call, when probes are installed
+}
+
+// A site is where a function runs, for the probes, which alone ask for its
+// names: g is nil for a task of Go, i is -1 for the body of a Scope.
+type site struct {
+	g *group
+	i int
+}
+
+// names returns the call's name and the argument's.
+func (s site) names() (call, arg string) {
+	if s.g == nil {
+		return "Go", "fn"
+	}
+	f := s.g.failures()
+	return f.e.Call, argName(f.arg, s.i)
+}
+
+// begin tells the probes, if any, that the call starts; its functions then
+// derive their context from the probes'. The caller has set g.kind.
+func (g *group) begin() {
+	if p := probe.Load(); p != nil {
+		g.parent, g.end = p.Call(g.parent, g.failures().e.Call)
+	}
+}
+
+// callEnd tells the probes, if any, that the call returns with err.
+func (g *group) callEnd(err error) {
+	if g.end != nil {
+		end := g.end
+		g.end = nil
+		end(err)
+	}
 }
 
 // The kinds of group.
@@ -80,6 +117,13 @@ func (g *group) init(parent context.Context, o Option, outs []outcome) {
 	g.outs = outs
 }
 
+// initKind is init for a call of another kind than RunN, then begin.
+func (g *group) initKind(parent context.Context, o Option, outs []outcome, kind uint8) {
+	g.init(parent, o, outs)
+	g.kind = kind
+	g.begin()
+}
+
 // ctx is the context the functions get.
 func (g *group) ctx() context.Context {
 	if g.opts&KeepGoing != 0 {
@@ -92,7 +136,7 @@ func (g *group) ctx() context.Context {
 func spawned[T any](g *group, i int, fn func(context.Context) (T, error), v *T) {
 	g.outs[i].state = exited // stays so if fn calls runtime.Goexit
 	defer g.finish(i)
-	invoke(g.ctx(), fn, v, &g.outs[i])
+	invoke(g.ctx(), site{g, i}, fn, v, &g.outs[i])
 }
 
 // local runs the last function on the caller's goroutine. If that function
@@ -112,7 +156,7 @@ func local[T any](g *group, i int, fn func(context.Context) (T, error), v *T) {
 			// Otherwise let the Goexit go on.
 		}
 	}()
-	invoke(g.ctx(), fn, v, &g.outs[i])
+	invoke(g.ctx(), site{g, i}, fn, v, &g.outs[i])
 	returned = true
 	g.finish(i)
 }
@@ -196,10 +240,12 @@ func (g *group) wait() error {
 	for i := range g.outs {
 		if g.outs[i].state != succeeded {
 			f, err := g.collect()
+			g.callEnd(err)
 			f.raise()
 			return err
 		}
 	}
+	g.callEnd(nil)
 	return nil // the success path: nothing to collect
 }
 
@@ -207,7 +253,9 @@ func (g *group) wait() error {
 // the outcomes.
 func (g *group) join() (failures, error) {
 	g.settle()
-	return g.collect()
+	f, err := g.collect()
+	g.callEnd(err)
+	return f, err
 }
 
 // settle waits for every function and cancels the child context.

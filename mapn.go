@@ -43,18 +43,20 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 		return out, nil
 	}
 	s := &mapping[In, Out]{in: inputs, fn: fn, out: out}
-	s.init(ctx, options(opts), make([]outcome, len(inputs)))
-	s.kind = mapN
+	s.initKind(ctx, options(opts), make([]outcome, len(inputs)), mapN)
 	workers := min(limit, len(inputs))
 	s.wg.Add(workers)
 	for range workers {
 		go s.work()
 	}
-	err := s.wait()
+	s.settle()
+	f, err := s.collect()
 	if err == nil && int(s.next.Load()) < len(inputs) {
 		// No failure, yet inputs were left: ctx ended the call first.
 		err = &CallError{Call: "Map", Ctx: contextError(ctx)}
 	}
+	s.callEnd(err)
+	f.raise()
 	if err != nil && s.opts&Settled == 0 {
 		return nil, err
 	}
@@ -116,5 +118,5 @@ func (s *mapping[In, Out]) call(i int) {
 	s.outs[i].state = exited
 	defer s.record(i)
 	in := s.in[i]
-	invoke(s.ctx(), func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &s.outs[i])
+	invoke(s.ctx(), site{&s.group, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &s.outs[i])
 }

@@ -78,11 +78,11 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 			slots: make([]seqSlot[Out], window), done: make(chan int, window), yield: yield}
 		// The calls always get a child context, even with KeepGoing, so
 		// that breaking out of the loop can cancel them.
-		s.grp.init(ctx, o&^KeepGoing, nil)
-		s.grp.kind = mapSeqKind
+		kind := mapSeqKind
 		if !ordered {
-			s.grp.kind = mapSeqUnordered
+			kind = mapSeqUnordered
 		}
+		s.grp.initKind(ctx, o&^KeepGoing, nil, kind)
 		s.f = s.grp.failures()
 		s.run(inputs)
 	}
@@ -192,7 +192,7 @@ func (s *stream[In, Out]) call(k int, in In) {
 		}
 		s.done <- k
 	}()
-	invoke(s.grp.ctx(), func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
+	invoke(s.grp.ctx(), site{&s.grp, sl.index}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
 }
 
 // receive waits for one call to return and yields what is ready.
@@ -263,5 +263,6 @@ func (s *stream[In, Out]) close() {
 		}
 	}
 	s.grp.fail(context.Canceled) // releases the child context, if made
+	s.grp.callEnd(s.f.err(s.grp.parent))
 	s.f.raise()
 }

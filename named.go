@@ -1,6 +1,10 @@
 package task
 
-import "context"
+import (
+	"context"
+
+	"github.com/tasktuple/task/internal/probe"
+)
 
 // Named returns fn under a name, which errors and panics use in place of
 // the function's position: "task: Run3: recs: 500 internal error" rather
@@ -34,6 +38,11 @@ func Named[T any](name string, fn func(context.Context) (T, error)) func(context
 				}
 			}
 		}()
+		if p := probe.Load(); p != nil {
+			var end func()
+			ctx, end = p.Named(ctx, name)
+			defer end()
+		}
 		v, err = fn(ctx)
 		normal = true
 		if err != nil {

@@ -143,8 +143,7 @@ func (d detached) AfterFunc(f func()) func() bool {
 
 func newRacer[T any](ctx context.Context, kind uint8, fns []func(context.Context) (T, error)) *racer[T] {
 	r := &racer[T]{fns: fns, vals: make([]T, len(fns)), ended: make(chan int, len(fns)), lanes: make([]*lane, len(fns))}
-	r.init(ctx, 0, make([]outcome, len(fns)))
-	r.kind = kind
+	r.initKind(ctx, 0, make([]outcome, len(fns)), kind)
 	return r
 }
 
@@ -167,7 +166,7 @@ func (r *racer[T]) launch(i int) bool {
 func (r *racer[T]) run(i int, l *lane) {
 	r.outs[i].state = exited // stays so if fn calls runtime.Goexit
 	defer r.end(i)
-	invoke(l, r.fns[i], &r.vals[i], &r.outs[i])
+	invoke(l, site{&r.group, i}, r.fns[i], &r.vals[i], &r.outs[i])
 }
 
 // end records the end of function i; if it won, it cancels the others.

@@ -56,8 +56,7 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	}
 	g := &Group{done: make(chan struct{})}
 	g.live.Store(1) // the body
-	g.grp.init(ctx, options(opts), nil)
-	g.grp.kind = scope
+	g.grp.initKind(ctx, options(opts), nil, scope)
 	var r R
 	g.body = outcome{state: exited} // stays so if body calls runtime.Goexit
 	returned := false
@@ -67,15 +66,18 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 			// for the children, then raise a panic if there is one, or let
 			// the Goexit go on.
 			g.bodyEnd()
-			if f, _ := g.join(); f.panic != nil {
+			f, err := g.join()
+			g.grp.callEnd(err)
+			if f.panic != nil {
 				panic(f.panicError())
 			}
 		}
 	}()
-	invoke(g.grp.ctx(), func(ctx context.Context) (R, error) { return body(ctx, g) }, &r, &g.body)
+	invoke(g.grp.ctx(), site{&g.grp, -1}, func(ctx context.Context) (R, error) { return body(ctx, g) }, &r, &g.body)
 	returned = true
 	g.bodyEnd()
 	f, err := g.join()
+	g.grp.callEnd(err)
 	f.raise()
 	if err != nil && g.grp.opts&Settled == 0 {
 		var zero R
@@ -246,7 +248,7 @@ func (c *childTask[T]) start(g *Group) {
 			g.mu.Unlock()
 		}
 	}()
-	invoke(g.grp.ctx(), c.fn, &v, &o)
+	invoke(g.grp.ctx(), site{&g.grp, c.index}, c.fn, &v, &o)
 }
 
 // enqueue makes c wait for a slot; the caller holds mu.

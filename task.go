@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"strings"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // A Task is a value of type T and an error that become available once,
@@ -34,11 +36,15 @@ func Go[T any](ctx context.Context, fn func(context.Context) (T, error)) *Task[T
 	}
 	t := new(Task[T])
 	t.wg.Add(1)
-	go t.run(ctx, fn)
+	var end func(error)
+	if p := probe.Load(); p != nil {
+		ctx, end = p.Call(ctx, "Go")
+	}
+	go t.run(ctx, fn, end)
 	return t
 }
 
-func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error)) {
+func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error), end func(error)) {
 	var v T
 	o := outcome{state: exited} // stays so if fn calls runtime.Goexit
 	defer func() {
@@ -46,8 +52,11 @@ func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error)) 
 			t.orph = watchOrphan(t, o.err.(*PanicError))
 		}
 		t.complete(v, o)
+		if end != nil {
+			end(t.err)
+		}
 	}()
-	invoke(ctx, fn, &v, &o)
+	invoke(ctx, site{}, fn, &v, &o)
 }
 
 // FromResult returns a Task that has already completed with v.
@@ -173,7 +182,24 @@ func (t *Task[T]) awaiter() *core {
 // the caller set it (exited), for the caller's deferred functions to see,
 // unless a deferred function of fn panicked while the Goexit unwound: the
 // panic is recorded (it outranks the Goexit), and the Goexit goes on.
-func invoke[T any](ctx context.Context, fn func(context.Context) (T, error), v *T, o *outcome) {
+func invoke[T any](ctx context.Context, at site, fn func(context.Context) (T, error), v *T, o *outcome) {
+	if p := probe.Load(); p != nil {
+		invokeProbed(p, ctx, at, fn, v, o)
+		return
+	}
+	invokeFn(ctx, fn, v, o)
+}
+
+// invokeProbed is invoke with the installed probes told of the function.
+func invokeProbed[T any](p probe.Probe, ctx context.Context, at site, fn func(context.Context) (T, error), v *T, o *outcome) {
+	callName, arg := at.names()
+	ctx, end := p.Func(ctx, callName, arg)
+	defer func() { end(o.probed()) }() // runs on a Goexit too
+	invokeFn(ctx, fn, v, o)
+}
+
+// invokeFn is invoke without the probes.
+func invokeFn[T any](ctx context.Context, fn func(context.Context) (T, error), v *T, o *outcome) {
 	normal := false
 	func() {
 		defer func() {
@@ -273,7 +299,7 @@ func recoveryFrame(fn string) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range [...]string{"panicStack(", "recordPanic[", "invoke[", "Named["} {
+	for _, p := range [...]string{"panicStack(", "recordPanic[", "invokeFn[", "Named["} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}

@@ -35,7 +35,7 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 		nilArg("Run2", "f2")
 	}
 	s := new(run2[T1, T2])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(2)
 	s.running.Store(2)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -89,7 +89,7 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 		nilArg("Run3", "f3")
 	}
 	s := new(run3[T1, T2, T3])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(3)
 	s.running.Store(3)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -148,7 +148,7 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 		nilArg("Run4", "f4")
 	}
 	s := new(run4[T1, T2, T3, T4])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(4)
 	s.running.Store(4)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -212,7 +212,7 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 		nilArg("Run5", "f5")
 	}
 	s := new(run5[T1, T2, T3, T4, T5])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(5)
 	s.running.Store(5)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -281,7 +281,7 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 		nilArg("Run6", "f6")
 	}
 	s := new(run6[T1, T2, T3, T4, T5, T6])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(6)
 	s.running.Store(6)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -355,7 +355,7 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 		nilArg("Run7", "f7")
 	}
 	s := new(run7[T1, T2, T3, T4, T5, T6, T7])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(7)
 	s.running.Store(7)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -434,7 +434,7 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 		nilArg("Run8", "f8")
 	}
 	s := new(run8[T1, T2, T3, T4, T5, T6, T7, T8])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(8)
 	s.running.Store(8)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -518,7 +518,7 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 		nilArg("Run9", "f9")
 	}
 	s := new(run9[T1, T2, T3, T4, T5, T6, T7, T8, T9])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(9)
 	s.running.Store(9)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -607,7 +607,7 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 		nilArg("Run10", "f10")
 	}
 	s := new(run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(10)
 	s.running.Store(10)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -701,7 +701,7 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 		nilArg("Run11", "f11")
 	}
 	s := new(run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(11)
 	s.running.Store(11)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -800,7 +800,7 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 		nilArg("Run12", "f12")
 	}
 	s := new(run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(12)
 	s.running.Store(12)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -904,7 +904,7 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 		nilArg("Run13", "f13")
 	}
 	s := new(run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(13)
 	s.running.Store(13)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -1013,7 +1013,7 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 		nilArg("Run14", "f14")
 	}
 	s := new(run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(14)
 	s.running.Store(14)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -1127,7 +1127,7 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 		nilArg("Run15", "f15")
 	}
 	s := new(run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(15)
 	s.running.Store(15)
 	go spawned(&s.group, 0, f1, &s.r1)
@@ -1246,7 +1246,7 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 		nilArg("Run16", "f16")
 	}
 	s := new(run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16])
-	s.init(ctx, options(opts), s.outs[:])
+	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(16)
 	s.running.Store(16)
 	go spawned(&s.group, 0, f1, &s.r1)

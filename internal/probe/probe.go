@@ -1,0 +1,104 @@
+// Package probe is how the instrumentation packages of tasktuple
+// (taskpprof, tasktrace, and the otel module) observe calls and the
+// functions they run, without the core importing runtime/pprof,
+// runtime/trace or OpenTelemetry: a program pays for what it installs.
+//
+// With nothing installed, the core's cost is one atomic load per call and
+// per function, and no allocation.
+package probe
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// A Probe observes calls and functions. Call runs in the caller's
+// goroutine when a call starts (RunN, Map, Scope, Go, ...): the context it
+// returns is the one the call's functions derive theirs from, and end is
+// called when the call returns, with its error. Func runs in the goroutine
+// of a function, just before it runs, with the call's context: the context
+// it returns is the function's, and end is called when the function ends.
+type Probe interface {
+	Call(ctx context.Context, call string) (context.Context, func(err error))
+	Func(ctx context.Context, call, arg string) (context.Context, func(Outcome))
+	// Named is called when a function given a name by task.Named starts,
+	// in its goroutine, with its context: the context it returns is the
+	// function's, and end is called when it ends.
+	Named(ctx context.Context, name string) (context.Context, func())
+}
+
+// An Outcome is how a function ended.
+type Outcome struct {
+	Err      error  // the error it returned; nil on success
+	Panicked bool   // it panicked: Value and Stack are set
+	Value    any    // the panic value
+	Stack    []byte // the stack from the frame that panicked
+	Goexit   bool   // it called runtime.Goexit
+}
+
+var (
+	mu     sync.Mutex
+	probes []Probe
+	active atomic.Pointer[Probe]
+)
+
+// Load returns the installed probes as one, or nil.
+func Load() Probe {
+	if p := active.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Install adds p to the installed probes. Probes run in the order they
+// were installed; their contexts chain.
+func Install(p Probe) {
+	mu.Lock()
+	defer mu.Unlock()
+	probes = append(probes, p)
+	var all Probe = chain(append([]Probe(nil), probes...))
+	if len(probes) == 1 {
+		all = p
+	}
+	active.Store(&all)
+}
+
+// chain runs several probes as one.
+type chain []Probe
+
+func (c chain) Call(ctx context.Context, call string) (context.Context, func(error)) {
+	ends := make([]func(error), len(c))
+	for i, p := range c {
+		ctx, ends[i] = p.Call(ctx, call)
+	}
+	return ctx, func(err error) {
+		for i := len(ends) - 1; i >= 0; i-- {
+			ends[i](err)
+		}
+	}
+}
+
+func (c chain) Func(ctx context.Context, call, arg string) (context.Context, func(Outcome)) {
+	ends := make([]func(Outcome), len(c))
+	for i, p := range c {
+		ctx, ends[i] = p.Func(ctx, call, arg)
+	}
+	return ctx, func(o Outcome) {
+		for i := len(ends) - 1; i >= 0; i-- {
+			ends[i](o)
+		}
+	}
+}
+
+func (c chain) Named(ctx context.Context, name string) (context.Context, func()) {
+	ends := make([]func(), len(c))
+	for i, p := range c {
+		ctx, ends[i] = p.Named(ctx, name)
+	}
+	return ctx, func() {
+		for i := len(ends) - 1; i >= 0; i-- {
+			ends[i]()
+		}
+	}
+}
