@@ -1,0 +1,5 @@
+//go:build race
+
+package taskpprof_test
+
+const raceEnabled = true

@@ -1,0 +1,96 @@
+package taskpprof_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime/pprof"
+	"strings"
+	"testing"
+
+	"github.com/tasktuple/task"
+	"github.com/tasktuple/task/taskpprof"
+)
+
+func TestMain(m *testing.M) {
+	taskpprof.Enable()
+	os.Exit(m.Run())
+}
+
+// blocked runs a Run2 whose first function is Named and blocks until f
+// returns, inside pprof.Do with the caller's own label; f sees the
+// goroutines while they block.
+func blocked(f func()) {
+	release := make(chan struct{})
+	started := make(chan struct{})
+	pprof.Do(context.Background(), pprof.Labels("handler", "checkout"), func(ctx context.Context) {
+		go func() { <-started; f(); close(release) }()
+		task.Run2(ctx,
+			task.Named("recs", func(context.Context) (int, error) { close(started); <-release; return 0, nil }),
+			func(context.Context) (int, error) { <-release; return 0, nil })
+	})
+}
+
+func TestGoroutineProfile(t *testing.T) {
+	var profile string
+	blocked(func() {
+		var b bytes.Buffer
+		pprof.Lookup("goroutine").WriteTo(&b, 1)
+		profile = b.String()
+	})
+	want := `labels: {"handler":"checkout", "task.arg":"f1", "task.call":"Run2", "task.name":"recs"}`
+	if !strings.Contains(profile, want) {
+		t.Errorf("goroutine profile lacks %s:\n%s", want, profile)
+	}
+}
+
+// TestTraceback: a crash traceback shows the labels (Go 1.27 prints them
+// by default for modules on go 1.27; GODEBUG=tracebacklabels=1 here).
+func TestTraceback(t *testing.T) {
+	if os.Getenv("TASKPPROF_CRASH") == "1" {
+		blocked(func() { panic("crash while the fan-out runs") })
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTraceback$")
+	cmd.Env = append(os.Environ(), "TASKPPROF_CRASH=1", "GOTRACEBACK=all", "GODEBUG=tracebacklabels=1")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the child did not crash:\n%s", out)
+	}
+	// Go 1.26: [... labels:{"task.arg": "f1", ...}]; Go 1.27: {task.arg: f1, ...}.
+	re := regexp.MustCompile(`task\.arg"?: "?f1"?, "?task\.call"?: "?Run2"?, "?task\.name"?: "?recs`)
+	if !re.Match(out) {
+		t.Errorf("the traceback shows no labels of the fan-out:\n%s", out)
+	}
+}
+
+func TestLabelsRestored(t *testing.T) {
+	// The last function runs on the caller's goroutine: its labels go
+	// once it returns.
+	task.Run2(context.Background(), func(context.Context) (int, error) { return 0, nil }, func(context.Context) (int, error) { return 0, nil })
+	var b bytes.Buffer
+	pprof.Lookup("goroutine").WriteTo(&b, 1)
+	for _, g := range strings.Split(b.String(), "\n\n") {
+		if strings.Contains(g, "TestLabelsRestored") && strings.Contains(g, "task.call") {
+			t.Errorf("the caller's goroutine kept the labels:\n%s", g)
+		}
+	}
+}
+
+// TestCost: what labelling costs per call of Run2 (the core's pins hold the
+// cost without it: N allocations).
+func TestCost(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	ctx := context.Background()
+	n := testing.AllocsPerRun(100, func() {
+		task.Run2(ctx, func(context.Context) (int, error) { return 0, nil }, func(context.Context) (int, error) { return 0, nil })
+	})
+	t.Logf("Run2 with labels: %v allocations (2 without)", n)
+	if n > 16 {
+		t.Errorf("Run2 with labels: %v allocations; want at most 16 (7 per function, 2 for the call)", n)
+	}
+}
