@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime/trace"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tasktuple/task"
@@ -45,6 +47,7 @@ func TestTraceShowsTheFanOut(t *testing.T) {
 	regions := map[string]xtrace.Region{}
 	regionG := map[string]xtrace.GoID{}
 	var logs []xtrace.Log
+	var text []string // what happened, in trace order: for the README
 	for {
 		e, err := r.ReadEvent()
 		if err == io.EOF {
@@ -58,14 +61,20 @@ func TestTraceShowsTheFanOut(t *testing.T) {
 			tk := e.Task()
 			tasks[tk.ID] = tk
 			byType[tk.Type] = tk.ID
+			text = append(text, fmt.Sprintf("g%d task %s (parent %d) begins", e.Goroutine(), tk.Type, tk.Parent))
 		case xtrace.EventRegionBegin:
 			rg := e.Region()
 			regions[rg.Type] = rg
 			regionG[rg.Type] = e.Goroutine()
+			text = append(text, fmt.Sprintf("g%d   region %q in task %d", e.Goroutine(), rg.Type, rg.Task))
 		case xtrace.EventLog:
 			logs = append(logs, e.Log())
+			text = append(text, fmt.Sprintf("g%d   log %s: %s", e.Goroutine(), e.Log().Category, e.Log().Message))
+		case xtrace.EventTaskEnd:
+			text = append(text, fmt.Sprintf("g%d task %s ends", e.Goroutine(), e.Task().Type))
 		}
 	}
+	t.Logf("the trace, in order:\n%s", strings.Join(text, "\n"))
 	run3, ok3 := byType["task.Run3"]
 	run2, ok2 := byType["task.Run2"]
 	if !ok3 || !ok2 || tasks[run2].Parent != run3 {
