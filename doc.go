@@ -183,6 +183,16 @@
 // at once, in the caller's goroutine, naming the call and the argument, as
 // in "task: Run3: f2 is nil", and starts nothing.
 //
+// # Seeing it run
+//
+// [Named] gives a function a name that errors and panics use in place of
+// its position. The packages taskpprof and tasktrace, once enabled, label
+// the goroutines this package starts with pprof labels (task.call,
+// task.arg, task.name) and record calls and functions in execution traces;
+// the module github.com/tasktuple/task/otel records them as OpenTelemetry
+// spans. A program that does not enable them pays one atomic load per call
+// and per function.
+//
 // # Memory model
 //
 // The completion of a task synchronizes before the return of every Wait,
