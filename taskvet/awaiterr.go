@@ -26,8 +26,6 @@ func awaited(info *types.Info, call *ast.CallExpr) (name string, errIndex int, o
 	switch m := methodOf(info, call, taskPath); m {
 	case "Task.Wait":
 		return "Wait", 1, true
-	case "Task.TryWait":
-		return "TryWait", 1, true
 	}
 	name = funcOf(info, call, taskPath)
 	switch {

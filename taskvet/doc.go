@@ -28,11 +28,12 @@
 //
 // awaiterr: report a discarded error of a wait or a run
 //
-// The error of Wait, TryWait, Await1..Await16, Run2..Run16, WhenAll, All,
+// The error of Wait, Await1..Await16, Run2..Run16, WhenAll, All,
 // AllSeq, Map, Scope, WhenAny, FirstOK, RunFirstOK and Hedge carries every
 // failure of the work it waited for; a call used as a statement or whose
 // error is assigned to _ drops them. A range over MapSeq or MapSeqUnordered
-// that leaves out the error drops the failures too.
+// that leaves out the error drops the failures too. TryWait is not
+// reported: it only probes, and the error stays for the next wait.
 //
 // # Analyzer selfwait
 //

@@ -26,7 +26,6 @@ func dropped(ctx context.Context, t *task.Task[int], ts []*task.Task[int]) {
 	r, _ := task.Scope(ctx, func(context.Context, *task.Group) (int, error) { return 1, nil }) // want `the error of task.Scope is dropped`
 	w, i, _ := task.FirstOK(ctx, ts)                                                           // want `the error of task.FirstOK is dropped`
 	h, j, _ := task.Hedge(ctx, time.Millisecond, load, load)                                   // want `the error of task.Hedge is dropped`
-	x, _, ok := t.TryWait()                                                                    // want `the error of TryWait is dropped`
 	var y, z, _ = task.Run2(ctx, load, load)                                                   // want `the error of task.Run2 is dropped`
 	for v := range task.MapSeq(ctx, seq, 2, double) {                                          // want `the errors of task.MapSeq are dropped: range over v, err and check err`
 		_ = v
@@ -34,7 +33,7 @@ func dropped(ctx context.Context, t *task.Task[int], ts []*task.Task[int]) {
 	for v, _ := range task.MapSeqUnordered(ctx, seq, 2, double) { // want `the errors of task.MapSeqUnordered are dropped`
 		_ = v
 	}
-	_, _, _, _, _, _, _, _, _, _, _, _, _, _ = v, a, b, vs, ms, r, w, i, h, j, x, ok, y, z
+	_, _, _, _, _, _, _, _, _, _, _, _ = v, a, b, vs, ms, r, w, i, h, j, y, z
 }
 
 // Near misses.
@@ -57,7 +56,9 @@ func checked(ctx context.Context, t *task.Task[int], ts []*task.Task[int]) error
 	for i, t := range task.WhenEach(ctx, ts) { // no error to drop
 		_, _ = i, t
 	}
-	<-t.Done()                   // not a wait with an error
+	<-t.Done()              // not a wait with an error
+	_, _, ok := t.TryWait() // a probe: the error stays for the next wait
+	_ = ok
 	task.FromResult(1)           // not a wait
 	_, err = task.Await1(ctx, t) // assigned
 	return err
