@@ -91,8 +91,11 @@
 // errors.As reach each one) and passes panics on to the caller rather than
 // crashing the program.
 //
-// A loop of g.Go over a slice with a constant SetLimit on a zero Group,
-// whose closures store f(ctx, x) into a slice made for the results, is
-// rewritten to task.Map with task.KeepGoing, which is exact: every call
-// runs, at most limit at once, each with ctx itself.
+// A loop of g.Go is left alone, with or without SetLimit. Into task.Map it
+// is exact only in a narrow case (a zero Group, a constant limit, closures
+// that store f(ctx, x) into a slice made for the results, read only after
+// a successful wait); under errgroup.WithContext it is not exact at all:
+// errgroup keeps calling the function for the inputs after a failure (with
+// a canceled context), Map starts no new call. That rewrite is left for a
+// later version rather than done where it could change what runs.
 package taskvet

@@ -394,3 +394,22 @@ func inLoop(ctx context.Context) error {
 	}
 	return nil
 }
+
+// A loop with SetLimit: errgroup keeps calling after a failure, task.Map
+// does not, so it is left alone.
+func loop(ctx context.Context, ids []int) ([]int, error) {
+	counts := make([]int, len(ids))
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
+	for i, id := range ids {
+		g.Go(func() error {
+			var err error
+			counts[i], err = loadCount(ctx, id)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return counts, nil
+}
