@@ -163,23 +163,26 @@ func (m *fanout) matchCreate() bool {
 		m.group, m.keepGoing = g, true
 		return true
 	case *ast.DeclStmt:
+		// var g errgroup.Group, alone or in a var block with the result
+		// variables (matchResults checks the others).
 		gd := s.Decl.(*ast.GenDecl)
-		if gd.Tok != token.VAR || len(gd.Specs) != 1 {
+		if gd.Tok != token.VAR {
 			return false
 		}
-		vs := gd.Specs[0].(*ast.ValueSpec)
-		if len(vs.Names) != 1 || len(vs.Values) != 0 {
-			return false
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for _, name := range vs.Names {
+				v, _ := info.Defs[name].(*types.Var)
+				if v == nil || !isNamed(v.Type(), errgroupPath, "Group") {
+					continue
+				}
+				if _, ptr := v.Type().(*types.Pointer); ptr || len(vs.Names) != 1 || len(vs.Values) != 0 || m.group != nil {
+					return false // var g *errgroup.Group is nil
+				}
+				m.group, m.keepGoing = v, true
+			}
 		}
-		g, _ := info.Defs[vs.Names[0]].(*types.Var)
-		if g == nil || !isNamed(g.Type(), errgroupPath, "Group") {
-			return false
-		}
-		if _, ptr := g.Type().(*types.Pointer); ptr {
-			return false // var g *errgroup.Group: nil
-		}
-		m.group, m.keepGoing = g, true
-		return true
+		return m.group != nil
 	}
 	return false
 }
@@ -656,10 +659,15 @@ func (m *fanout) matchResults() bool {
 		for _, spec := range d.(*ast.DeclStmt).Decl.(*ast.GenDecl).Specs {
 			total += len(spec.(*ast.ValueSpec).Names)
 		}
+		if d == m.create {
+			total-- // the group, in the same var block
+		}
 		if n != total {
 			return false // declares other variables too
 		}
-		m.decls = append(m.decls, d)
+		if d != m.create {
+			m.decls = append(m.decls, d)
+		}
 	}
 	return true
 }

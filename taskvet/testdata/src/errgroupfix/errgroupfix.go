@@ -413,3 +413,29 @@ func loop(ctx context.Context, ids []int) ([]int, error) {
 	}
 	return counts, nil
 }
+
+// The group declared in one var block with the results.
+func varBlock(ctx context.Context, id int) (User, error) {
+	var (
+		user  User
+		count int
+		eg    errgroup.Group // want `this errgroup fan-out of 2 eg.Go calls is task.Run2`
+	)
+	eg.Go(func() error {
+		var err error
+		user, err = loadUser(ctx)
+		return err
+	})
+
+	// a comment between
+	eg.Go(func() error {
+		var err error
+		count, err = loadCount(ctx, id)
+		return err
+	})
+	if err := eg.Wait(); err != nil {
+		return User{}, err
+	}
+	user.Name = fmt.Sprint(count)
+	return user, nil
+}
