@@ -416,10 +416,10 @@ func loop(ctx context.Context, ids []int) ([]int, error) {
 
 // The group declared in one var block with the results.
 func varBlock(ctx context.Context, id int) (User, error) {
-	var (
+	var ( // want `this errgroup fan-out of 2 eg.Go calls is task.Run2`
 		user  User
 		count int
-		eg    errgroup.Group // want `this errgroup fan-out of 2 eg.Go calls is task.Run2`
+		eg    errgroup.Group
 	)
 	eg.Go(func() error {
 		var err error
