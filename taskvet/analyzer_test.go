@@ -1,0 +1,33 @@
+package taskvet_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/tasktuple/task/taskvet"
+)
+
+func TestLostTask(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), taskvet.LostTask, "losttask")
+}
+
+func TestAwaitErr(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), taskvet.AwaitErr, "awaiterr")
+}
+
+func TestSelfWait(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), taskvet.SelfWait, "selfwait")
+}
+
+func TestGroupEscape(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), taskvet.GroupEscape, "groupescape")
+}
+
+func TestBadLimit(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), taskvet.BadLimit, "badlimit")
+}
+
+func TestErrgroupFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfix")
+}

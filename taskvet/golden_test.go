@@ -1,0 +1,82 @@
+package taskvet_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGoldenCompiles builds the fixed code of every .golden file in a
+// module of its own, against the real github.com/tasktuple/task (the
+// repository root, by a replace) and the real errgroup, so that a fix that
+// does not compile, or a fake that drifted from the real API, fails here.
+func TestGoldenCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module")
+	}
+	goldens, err := filepath.Glob("testdata/src/*/*.golden")
+	if err != nil || len(goldens) == 0 {
+		t.Fatalf("no golden files: %v", err)
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	syncVersion, sums := syncModule(t)
+	gomod := "module example.com/golden\n\ngo 1.26\n\n" +
+		"require (\n\tgithub.com/tasktuple/task v0.0.0\n\tgolang.org/x/sync " + syncVersion + "\n)\n\n" +
+		"replace github.com/tasktuple/task => " + root + "\n"
+	write(t, filepath.Join(dir, "go.mod"), gomod)
+	write(t, filepath.Join(dir, "go.sum"), sums)
+	for _, g := range goldens {
+		pkg := filepath.Base(filepath.Dir(g))
+		src, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, pkg, strings.TrimSuffix(filepath.Base(g), ".golden")), string(src))
+	}
+	cmd := exec.Command("go", "vet", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the fixed code of %d golden files does not build:\n%s", len(goldens), out)
+	}
+}
+
+// syncModule returns the version of golang.org/x/sync that this module
+// uses, and its lines of go.sum.
+func syncModule(t *testing.T) (string, string) {
+	f, err := os.Open("go.sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var version, sums string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 3 && fields[0] == "golang.org/x/sync" {
+			sums += sc.Text() + "\n"
+			version = strings.TrimSuffix(fields[1], "/go.mod")
+		}
+	}
+	if version == "" {
+		t.Fatal("golang.org/x/sync is not in go.sum")
+	}
+	return version, sums
+}
+
+func write(t *testing.T, name, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
