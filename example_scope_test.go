@@ -96,14 +96,14 @@ func ExampleTrySpawn() {
 	_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
 		g.SetLimit(1)
 		busy, _ := task.TrySpawn(g, func(context.Context) (int, error) { <-release; return 1, nil })
-		_, ok := task.TrySpawn(g, func(context.Context) (int, error) { return 2, nil })
-		fmt.Println("second started:", ok) // at the limit: do something else
+		t2, ok := task.TrySpawn(g, func(context.Context) (int, error) { return 2, nil })
+		fmt.Println("second started:", ok, t2 == nil) // at the limit: do something else
 		close(release)
 		return busy.Wait(ctx)
 	})
 	fmt.Println(err)
 	// Output:
-	// second started: false
+	// second started: false true
 	// <nil>
 }
 

@@ -76,12 +76,12 @@ func ExampleTask_Done() {
 	t := task.Go(context.Background(), loadUser)
 	select {
 	case <-t.Done():
-		u, _ := t.Wait(context.Background())
-		fmt.Println(u.Name)
+		u, err := t.Wait(context.Background())
+		fmt.Println(u.Name, err)
 	case <-time.After(time.Minute):
 		fmt.Println("timed out")
 	}
-	// Output: Ada
+	// Output: Ada <nil>
 }
 
 func ExampleTask_TryWait() {
@@ -111,12 +111,12 @@ func ExampleSource_Complete() {
 	src := task.NewSource[int]()
 	fmt.Println(src.Complete(1, nil))
 	fmt.Println(src.Complete(2, nil)) // too late: nothing changes
-	v, _ := src.Task().Wait(context.Background())
-	fmt.Println(v)
+	v, err := src.Task().Wait(context.Background())
+	fmt.Println(v, err)
 	// Output:
 	// true
 	// false
-	// 1
+	// 1 <nil>
 }
 
 func ExampleSource_Task() {
@@ -227,13 +227,13 @@ func ExampleWhenEach() {
 		srcs[1].Complete("second argument", nil)
 	}()
 	for i, t := range task.WhenEach(ctx, tasks) {
-		v, _ := t.Wait(ctx)
-		fmt.Println(i, v)
+		v, err := t.Wait(ctx) // complete: does not block
+		fmt.Println(i, v, err)
 	}
 	// Unordered output:
-	// 2 third argument, done first
-	// 0 first argument
-	// 1 second argument
+	// 2 third argument, done first <nil>
+	// 0 first argument <nil>
+	// 1 second argument <nil>
 }
 
 func ExampleMap() {
@@ -294,8 +294,9 @@ func ExamplePanicError() {
 		fmt.Println("also:", pe.Others.Failures[0])
 		fmt.Println(errors.Is(pe, errDown))
 	}()
-	task.Run3(context.Background(), loadUser, loadOrdersDown,
+	_, _, _, err := task.Run3(context.Background(), loadUser, loadOrdersDown,
 		func(context.Context) (int, error) { panic("bug") })
+	fmt.Println("not reached:", err) // Run3 panicked
 	// Output:
 	// Run3 f3 panicked: bug
 	// also: task: Run3: f2: orders service down

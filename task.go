@@ -295,11 +295,16 @@ func recoveryFrame(fn string) bool {
 	if strings.HasPrefix(fn, "panic(") {
 		return true
 	}
+	// The closure of a Named function is named after the package that
+	// instantiates it: "main.handler.Named[...].1()".
+	if strings.Contains(fn, ".Named[...].") {
+		return true
+	}
 	name, ok := strings.CutPrefix(fn, "github.com/tasktuple/task.")
 	if !ok {
 		return false
 	}
-	for _, p := range [...]string{"panicStack(", "recordPanic[", "invokeFn[", "Named["} {
+	for _, p := range [...]string{"panicStack(", "recordPanic[", "invokeFn["} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}

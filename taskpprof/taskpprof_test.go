@@ -27,9 +27,11 @@ func blocked(f func()) {
 	started := make(chan struct{})
 	pprof.Do(context.Background(), pprof.Labels("handler", "checkout"), func(ctx context.Context) {
 		go func() { <-started; f(); close(release) }()
-		task.Run2(ctx,
+		if _, _, err := task.Run2(ctx,
 			task.Named("recs", func(context.Context) (int, error) { close(started); <-release; return 0, nil }),
-			func(context.Context) (int, error) { <-release; return 0, nil })
+			func(context.Context) (int, error) { <-release; return 0, nil }); err != nil {
+			panic(err)
+		}
 	})
 }
 
@@ -69,7 +71,9 @@ func TestTraceback(t *testing.T) {
 func TestLabelsRestored(t *testing.T) {
 	// The last function runs on the caller's goroutine: its labels go
 	// once it returns.
-	task.Run2(context.Background(), func(context.Context) (int, error) { return 0, nil }, func(context.Context) (int, error) { return 0, nil })
+	if _, _, err := task.Run2(context.Background(), func(context.Context) (int, error) { return 0, nil }, func(context.Context) (int, error) { return 0, nil }); err != nil {
+		t.Fatal(err)
+	}
 	var b bytes.Buffer
 	pprof.Lookup("goroutine").WriteTo(&b, 1)
 	for _, g := range strings.Split(b.String(), "\n\n") {
@@ -87,7 +91,9 @@ func TestCost(t *testing.T) {
 	}
 	ctx := context.Background()
 	n := testing.AllocsPerRun(100, func() {
-		task.Run2(ctx, func(context.Context) (int, error) { return 0, nil }, func(context.Context) (int, error) { return 0, nil })
+		if _, _, err := task.Run2(ctx, func(context.Context) (int, error) { return 0, nil }, func(context.Context) (int, error) { return 0, nil }); err != nil {
+			t.Fatal(err)
+		}
 	})
 	t.Logf("Run2 with labels: %v allocations (2 without)", n)
 	if n > 16 {

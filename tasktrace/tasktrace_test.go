@@ -20,9 +20,11 @@ func TestRecords(t *testing.T) {
 	if err := trace.Start(&b); err != nil {
 		t.Fatal(err)
 	}
-	task.Run2(context.Background(),
+	if _, _, err := task.Run2(context.Background(),
 		func(context.Context) (int, error) { return 1, nil },
-		task.Named("recs", func(context.Context) (int, error) { return 0, errors.New("down") }))
+		task.Named("recs", func(context.Context) (int, error) { return 0, errors.New("down") })); err == nil {
+		t.Fatal("Run2 succeeded; want recs's failure")
+	}
 	trace.Stop()
 	for _, want := range []string{"task.Run2", "Run2 f1", "recs", "task.error"} {
 		if !bytes.Contains(b.Bytes(), []byte(want)) {
