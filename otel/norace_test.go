@@ -1,0 +1,5 @@
+//go:build !race
+
+package taskotel_test
+
+const raceEnabled = false
