@@ -257,12 +257,27 @@ func (f *failures) at(i int, err error) *PositionError {
 	return &PositionError{Call: f.e.Call, Index: i, Arg: name, Err: err}
 }
 
+// fNames and tNames are the arguments of RunN and AwaitN, so that naming
+// them costs nothing.
+var fNames, tNames = func() (f, t [16]string) {
+	for i := range f {
+		f[i], t[i] = "f"+strconv.Itoa(i+1), "t"+strconv.Itoa(i+1)
+	}
+	return
+}()
+
 // argName names position i of a call whose arguments are named by arg.
 func argName(arg string, i int) string {
 	if i < 0 {
 		return "body" // of a Scope
 	}
 	if arg == "f" || arg == "t" {
+		if i < len(fNames) {
+			if arg == "f" {
+				return fNames[i]
+			}
+			return tNames[i]
+		}
 		return arg + strconv.Itoa(i+1)
 	}
 	return arg + "[" + strconv.Itoa(i) + "]"

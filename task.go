@@ -51,10 +51,16 @@ func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error), 
 		if o.state == panicked {
 			t.orph = watchOrphan(t, o.err.(*PanicError))
 		}
-		t.complete(v, o)
 		if end != nil {
-			end(t.err)
+			// Before the task completes, so that whoever waits for it
+			// sees the call ended.
+			err := o.err
+			if o.state == exited {
+				err = ErrGoexit
+			}
+			end(err)
 		}
+		t.complete(v, o)
 	}()
 	invoke(ctx, site{}, fn, &v, &o)
 }
