@@ -124,42 +124,6 @@ func countLimit(t *testing.T, limit int, goexits bool) {
 	}
 }
 
-// TestScopeLimitLowered: SetLimit applies to the children started after
-// it: once the limit is lowered, a waiting child starts only when fewer
-// than the new limit run.
-func TestScopeLimitLowered(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		var running atomic.Int32
-		var lowered atomic.Bool
-		release := make(chan struct{})
-		_, err := Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
-			g.SetLimit(3)
-			for i := range 8 {
-				Spawn(g, func(context.Context) (int, error) {
-					r := running.Add(1)
-					defer running.Add(-1)
-					if lowered.Load() && r > 1 {
-						t.Errorf("children[%d] started with %d running after SetLimit(1)", i, r)
-					}
-					<-release
-					return 0, nil
-				})
-			}
-			synctest.Wait() // three run, five wait
-			if r := running.Load(); r != 3 {
-				t.Errorf("%d running at limit 3", r)
-			}
-			g.SetLimit(1)
-			lowered.Store(true)
-			close(release)
-			return 0, nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	})
-}
-
 // TestScopeNestedLimits: a child that runs its own Scope keeps both limits:
 // the outer one counts the outer children, the inner one the children of
 // each inner scope, spawned by the inner body and by inner children.
