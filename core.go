@@ -107,11 +107,13 @@ func (c *core) raise() {
 		c.observe()
 		panic(c.err)
 	case exited:
+		c.observe()
 		runtime.Goexit()
 	}
 }
 
-// observe records that a panic has been passed on to a waiter.
+// observe records that a panic, or a Goexit, has been passed on to a
+// waiter.
 func (c *core) observe() {
 	if c.orph != nil {
 		c.orph.observed.Store(true)

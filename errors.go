@@ -299,7 +299,8 @@ func (f *failures) add(i int, o outcome, pe *PositionError) {
 	case o.state == failed && o.stop == stopCtx:
 		f.e.Unfinished = append(f.e.Unfinished, pe)
 		return
-	case o.state == panicked && f.panic == nil:
+	case o.state == panicked && (f.panic == nil || pe.Index < f.panic.Index):
+		// The first in argument order, whatever order outcomes come in.
 		f.panic = pe
 	case o.state == exited:
 		f.exited = true
@@ -307,11 +308,11 @@ func (f *failures) add(i int, o outcome, pe *PositionError) {
 	f.e.Failures = append(f.e.Failures, pe)
 }
 
-// addTask adds the outcome of a completed task. A panic added here is
-// always raised by result, so it counts as passed on.
+// addTask adds the outcome of a completed task. A panic or Goexit added
+// here is always raised by result, so it counts as passed on.
 func (f *failures) addTask(i int, c *core) {
 	o := c.outcome()
-	if o.state == panicked {
+	if o.state == panicked || o.state == exited {
 		c.observe()
 	}
 	f.add(i, o, nil)

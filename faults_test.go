@@ -125,7 +125,6 @@ type expectation struct {
 	pairs         []wantPair // what it yields if the loop does not break out
 	npairs        int        // how many of them it yields
 	anyOrderFrom  int        // pairs from this index on may come in any order
-	knownBug      string     // if set: this expectation admits a known disagreement with the docs
 }
 
 // noPanic is firstPanic when no position panics.
@@ -290,16 +289,7 @@ func modelScope(s scene, parentCanceled bool) []expectation {
 			e.positions = append(e.positions, i)
 		}
 	}
-	es := []expectation{e}
-	if received >= 0 && rk == kGoexit && e.panics {
-		// TestScopeReceivedGoexitListedOnce: the code lists the Goexit the
-		// body received at the child too.
-		alt := e
-		alt.positions = slices.Sorted(slices.Values(append(slices.Clone(e.positions), received)))
-		alt.knownBug = "TestScopeReceivedGoexitListedOnce"
-		es = append(es, alt)
-	}
-	return es
+	return []expectation{e}
 }
 
 // modelMapSeq is what MapSeq's doc comment says of a loop over the
@@ -367,12 +357,6 @@ func modelMapSeq(s scene, parentCanceled bool) []expectation {
 	// What the panic holds: every panic and Goexit, and the failures that
 	// were not yielded.
 	var inPanic []int
-	raisedFirst := noPanic // the first panic to return (MapSeqUnordered)
-	for _, p := range stream {
-		if isPanic(kinds[p]) && raisedFirst == noPanic {
-			raisedFirst = p
-		}
-	}
 	for i, k := range kinds {
 		switch {
 		case isPanic(k):
@@ -391,16 +375,7 @@ func modelMapSeq(s scene, parentCanceled bool) []expectation {
 	if e.panics {
 		e.positions = inPanic
 	}
-	es := []expectation{e}
-	if unordered && e.panics && raisedFirst != e.firstPanic {
-		// TestMapSeqUnorderedPanicInInputOrder: the code raises the first
-		// panic to return, not the first in input order.
-		alt := e
-		alt.firstPanic = raisedFirst
-		alt.knownBug = "TestMapSeqUnorderedPanicInInputOrder"
-		es = append(es, alt)
-	}
-	return es
+	return []expectation{e}
 }
 
 // boolCmp orders false before true.
@@ -593,34 +568,14 @@ func (e expectation) checkPairs(name string, got []seqPair) error {
 	return nil
 }
 
-// strictDocs makes the model admit no known disagreement with the docs:
-// TASKTUPLE_BUGS=1 go test -run 'TestFaultMatrix|FuzzOutcomes' shows them.
-var strictDocs = os.Getenv("TASKTUPLE_BUGS") != ""
-
-// knownBug skips a test that reproduces a known bug of the library, or a
-// disagreement between its code and its docs, unless TASKTUPLE_BUGS is set:
-// the test fails until the library is fixed.
-func knownBug(t *testing.T, what string) {
-	t.Helper()
-	if !strictDocs {
-		t.Skip("BUG: " + what + " (TASKTUPLE_BUGS=1 runs this test)")
-	}
-}
-
 // checkAny passes if the observation matches one of the expectations.
 func checkAny(t *testing.T, es []expectation, name string, n int, got observed) {
 	t.Helper()
 	var errs []error
 	for _, e := range es {
-		if e.knownBug != "" && strictDocs {
-			continue
-		}
 		err := e.check(name, n, got)
 		if err == nil {
 			return
-		}
-		if e.knownBug != "" {
-			err = fmt.Errorf("admitting the bug of %s: %w", e.knownBug, err)
 		}
 		errs = append(errs, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"slices"
 	"strconv"
 )
 
@@ -36,10 +37,13 @@ import (
 //
 // Breaking out of the loop cancels the running calls and waits for them
 // before the loop statement ends: no call outlives it. A panic or
-// runtime.Goexit in a call stops the yields and is passed on to the
-// consumer's goroutine once every call has returned, as [iter.Pull] does:
-// the first panic in input order, as a *[PanicError] holding what else was
-// not yielded. Each range over the sequence starts again.
+// runtime.Goexit in a call stops the yields (and, without KeepGoing, the
+// starts; with KeepGoing every input is still processed) and is passed on
+// to the consumer's goroutine once every call has returned, as [iter.Pull]
+// does: the first panic in input order, as a *[PanicError] holding what
+// else was not yielded. A panic or Goexit in the loop body itself goes on
+// as it is, once the running calls are canceled and have returned. Each
+// range over the sequence starts again.
 //
 // limit must be at least 1. A nil ctx, inputs or fn panics at once.
 func MapSeq[In, Out any](ctx context.Context, inputs iter.Seq[In], limit int, fn func(context.Context, In) (Out, error), opts ...Option) iter.Seq2[Out, error] {
@@ -107,7 +111,9 @@ type stream[In, Out any] struct {
 	head    int            // ordered: the next input to yield
 	next    int            // the next input to start
 	running int
-	ended   bool     // yield nothing more: the loop broke out, or a panic or Goexit was met
+	broke   bool     // the loop broke out: start and yield nothing more
+	fatal   bool     // a panic or Goexit was met: yield nothing more; start nothing more unless keepGoing
+	inYield bool     // the loop body is running: if close finds it so, the body panicked or exited
 	f       failures // the outcomes not yielded that must be raised: panics and Goexit
 }
 
@@ -134,7 +140,7 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		for !s.canStart() {
 			s.receive()
 		}
-		if s.ended || (!s.keepGoing && s.grp.failed.Load()) {
+		if s.broke || (!s.keepGoing && (s.fatal || s.grp.failed.Load())) {
 			break
 		}
 		if done != nil {
@@ -152,7 +158,7 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 	for s.running > 0 {
 		s.receive()
 	}
-	if ctxEnded && !s.ended {
+	if ctxEnded && !s.broke && !s.fatal {
 		var zero Out
 		s.emit(zero, &CallError{Call: s.f.e.Call, Ctx: contextError(s.grp.parent)})
 	}
@@ -227,9 +233,9 @@ func (s *stream[In, Out]) take(k int) {
 	sl.out = *new(Out) // do not keep the value alive
 	switch {
 	case o.state == panicked || o.state == exited:
-		s.ended = true
+		s.fatal = true
 		s.f.add(sl.index, o, nil)
-	case s.ended:
+	case s.broke || s.fatal:
 		// Not yielded: kept with a panic, if one is raised.
 		if o.state == failed && o.stop == own {
 			s.f.add(sl.index, o, nil)
@@ -246,23 +252,39 @@ func (s *stream[In, Out]) take(k int) {
 
 // emit yields one pair, and ends the stream if the loop breaks out.
 func (s *stream[In, Out]) emit(out Out, err error) {
-	if !s.ended && !s.yield(out, err) {
-		s.ended = true
+	if s.broke || s.fatal {
+		return
+	}
+	s.inYield = true
+	ok := s.yield(out, err)
+	s.inYield = false
+	if !ok {
+		s.broke = true
 		s.grp.fail(errStopped)
 	}
 }
 
 // close cancels and waits for the calls still running, then raises a panic
 // or a Goexit met on the way.
+//
+// If the loop body panicked (or called Goexit), that goes on: close then
+// only cancels and waits, and raises nothing of its own.
 func (s *stream[In, Out]) close() {
 	if s.running > 0 {
-		s.ended = true
+		s.broke = true
 		s.grp.fail(errStopped)
 		for s.running > 0 {
 			s.receive()
 		}
 	}
 	s.grp.fail(context.Canceled) // releases the child context, if made
-	s.grp.callEnd(s.f.err(s.grp.parent))
+	// Unordered, outcomes came in completion order: report them in input
+	// order, the first panic first.
+	slices.SortFunc(s.f.e.Failures, func(a, b *PositionError) int { return a.Index - b.Index })
+	err := s.f.err(s.grp.parent)
+	s.grp.callEnd(err)
+	if s.inYield {
+		return
+	}
 	s.f.raise()
 }

@@ -14,8 +14,8 @@ import (
 
 // Counted proofs of MapSeq's rules (issue 9, item 7): the limit, the reorder
 // window and the lazy pull, a break out of the loop, with the test
-// releasing every call itself; and the bugs found on the way (see
-// knownBug).
+// releasing every call itself; and regression tests of the bugs found on
+// the way.
 
 // TestMapSeqLimitCounted: never more than limit calls at once; inputs
 // pulled lazily, never more than the window ahead of the next result to
@@ -179,7 +179,6 @@ func countMapSeq(t *testing.T, ordered bool, limit int, rule string, breakAfter 
 // MapSeqUnordered raises the first panic to return, and its Others are in
 // that order.
 func TestMapSeqUnorderedPanicInInputOrder(t *testing.T) {
-	knownBug(t, "MapSeqUnordered raises the first panic to return, not the first in input order")
 	synctest.Test(t, func(t *testing.T) {
 		gates := []chan struct{}{make(chan struct{}), make(chan struct{})}
 		var e ending
@@ -220,7 +219,6 @@ func TestMapSeqUnorderedPanicInInputOrder(t *testing.T) {
 // (A call's panic likewise replaces the loop body's panic, which is then
 // nowhere in what is recovered; the docs say nothing of that case.)
 func TestMapSeqLoopPanicNotLost(t *testing.T) {
-	knownBug(t, "a panic in the loop body is lost when a call called runtime.Goexit")
 	synctest.Test(t, func(t *testing.T) {
 		gate := make(chan struct{})
 		e := endingOf(func() {
@@ -251,7 +249,6 @@ func TestMapSeqLoopPanicNotLost(t *testing.T) {
 // after it, with KeepGoing too. Either the code or MapSeq's doc comment
 // (which also says a panic or Goexit "stops the yields") should change.
 func TestMapSeqKeepGoingProcessesEveryInput(t *testing.T) {
-	knownBug(t, "MapSeq with KeepGoing stops starting inputs after a Goexit or a panic")
 	for _, what := range []string{"goexit", "panic"} {
 		var calls atomic.Int32
 		var in iter.Seq[int] = slices.Values([]int{0, 1, 2, 3, 4})

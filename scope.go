@@ -2,7 +2,7 @@ package task
 
 import (
 	"context"
-	"errors"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -192,10 +192,16 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 // enter counts a new child in, unless the scope has ended, and gives it
 // its index.
 func (g *Group) enter(name string, c child) {
-	if g.live.Add(1) == 1 {
-		// live was 0: the body and every child had returned.
-		g.live.Add(-1)
-		panic("task: " + name + ": the Scope of g has returned")
+	for {
+		n := g.live.Load()
+		if n == 0 {
+			// The body and every child had returned: the scope is over,
+			// and live never leaves 0 again.
+			panic("task: " + name + ": the Scope of g has returned")
+		}
+		if g.live.CompareAndSwap(n, n+1) {
+			break
+		}
 	}
 	c.links().index = int(g.spawned.Add(1) - 1)
 }
@@ -232,10 +238,10 @@ func (c *childTask[T]) start(g *Group) {
 	defer func() {
 		g.grp.classify(&o)
 		c.stop = o.stop
-		if o.state == panicked {
+		if o.state == panicked || o.state == exited {
 			// Watched for an await that passes it on (see Scope), not
 			// for the garbage collector: Scope raises it otherwise.
-			c.orph = &orphan{pe: o.err.(*PanicError)}
+			c.orph = &orphan{}
 		}
 		// Complete the task before canceling the group, so that a
 		// waiter gets the failure itself, not the cancellation it causes
@@ -339,21 +345,69 @@ func (g *Group) join() (failures, error) {
 	}
 	body := g.body
 	f.add(-1, body, pe(-1))
+	var received map[error]int
+	if body.state == failed && body.stop == own {
+		received = occurrences(body.err)
+	}
 	slices.SortFunc(g.ended, func(a, b child) int { return a.links().index - b.links().index })
 	for _, c := range g.ended {
 		n, t := c.links(), c.task()
 		o := t.outcome()
 		o.stop = n.stop
 		switch {
-		case o.state == panicked && t.orph.observed.Load():
+		case (o.state == panicked || o.state == exited) && t.orph.observed.Load():
 			// Passed on by an await, which raised it: not raised again,
-			// and not listed: the panic that await raised holds it.
+			// and not listed: the panic (or Goexit) that await raised
+			// stands for it.
 			continue
-		case o.state == failed && o.stop == own && body.state == failed && body.stop == own && errors.Is(body.err, o.err):
-			// The body received this failure and returned it.
+		case o.state == failed && o.stop == own && received[o.err] > 0:
+			// The body received this failure and returned it: each
+			// occurrence in the body's error accounts for one child, in
+			// spawn order.
+			received[o.err]--
 			continue
 		}
 		f.add(n.index, o, pe(n.index))
 	}
 	return f, f.err(g.grp.parent)
+}
+
+// hashable reports whether err can be a map key: its type is comparable
+// and so is what it holds (an interface field may hold a slice).
+func hashable(err error) (ok bool) {
+	if !reflect.TypeOf(err).Comparable() {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	_ = map[error]bool{err: true}
+	return true
+}
+
+// occurrences counts the errors in the tree of err that can be compared,
+// err itself included.
+func occurrences(err error) map[error]int {
+	m := map[error]int{}
+	var walk func(error)
+	walk = func(e error) {
+		if e == nil {
+			return
+		}
+		if hashable(e) {
+			m[e]++
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			walk(u.Unwrap())
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				walk(x)
+			}
+		}
+	}
+	walk(err)
+	return m
 }

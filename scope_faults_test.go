@@ -374,7 +374,6 @@ func TestScopeSpawnRacingReturn(t *testing.T) {
 		spawnRacingReturn(t)
 		return
 	}
-	knownBug(t, "a Spawn racing Scope's return starts a child that outlives it, then closes done twice")
 	if testing.Short() {
 		t.Skip("runs a subprocess")
 	}
@@ -425,7 +424,6 @@ func spawnRacingReturn(t *testing.T) {
 // received Goexit is listed twice, at the body and at the child, in the
 // panic that a sibling raises.
 func TestScopeReceivedGoexitListedOnce(t *testing.T) {
-	knownBug(t, "a Goexit the body received is listed again at the child")
 	synctest.Test(t, func(t *testing.T) {
 		gate := make(chan struct{})
 		e := endingOf(func() {
@@ -456,7 +454,6 @@ func TestScopeReceivedGoexitListedOnce(t *testing.T) {
 // errors.Is, not the one the body received: children[1]'s failure is in
 // neither Failures nor Canceled, and the message does not name it.
 func TestScopeReceivedSentinelNotDropped(t *testing.T) {
-	knownBug(t, "a child's failure equal to the one the body received is dropped")
 	notFound := errors.New("404 not found")
 	for _, opts := range [][]Option{nil, {KeepGoing}} {
 		_, err := Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
