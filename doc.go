@@ -189,6 +189,7 @@
 // its position. The packages taskpprof and tasktrace, once enabled, label
 // the goroutines this package starts with pprof labels (task.call,
 // task.arg, task.name) and record calls and functions in execution traces;
+// taskdump writes the calls running now as a tree;
 // the module github.com/tasktuple/task/otel records them as OpenTelemetry
 // spans. A program that does not enable them pays one atomic load per call
 // and per function.

@@ -1,0 +1,81 @@
+package taskdump_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/tasktuple/task"
+	"github.com/tasktuple/task/taskdump"
+)
+
+func TestDump(t *testing.T) {
+	taskdump.Enable()
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		wait := func(context.Context) (int, error) { <-release; return 0, nil }
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			task.Run3(context.Background(),
+				func(ctx context.Context) (int, error) {
+					time.Sleep(500 * time.Millisecond)
+					return task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
+						return task.Spawn(g, wait).Wait(ctx)
+					})
+				},
+				task.Named("recs", wait),
+				wait)
+		}()
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		var b strings.Builder
+		if err := taskdump.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		want := `task.Run3                                  running 2s
+  f1                                       running 2s
+    task.Scope                             running 1.5s
+      body                                 running 1.5s
+      children[0]                          running 1.5s
+  f3                                       running 2s
+  recs (f2)                                running 2s
+`
+		if got := b.String(); got != want {
+			t.Errorf("dump:\n%s\nwant:\n%s", got, want)
+		}
+		close(release)
+		<-done
+		b.Reset()
+		taskdump.Write(&b)
+		if b.Len() != 0 {
+			t.Errorf("calls left after they returned:\n%s", b.String())
+		}
+	})
+}
+
+func Example() {
+	taskdump.Enable()
+	release := make(chan struct{})
+	wait := func(context.Context) (int, error) { <-release; return 0, nil }
+	go task.Run2(context.Background(), task.Named("recs", wait), wait)
+	for {
+		var b strings.Builder
+		taskdump.Write(&b)
+		if strings.Count(b.String(), "\n") == 3 { // the call and both functions
+			// Durations vary: print the tree without them.
+			for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+				os.Stdout.WriteString(strings.TrimRight(strings.Split(line, " running ")[0], " ") + "\n")
+			}
+			break
+		}
+	}
+	close(release)
+	// Unordered output:
+	// task.Run2
+	//   f2
+	//   recs (f1)
+}
