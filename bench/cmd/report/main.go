@@ -1,14 +1,19 @@
 // Command report runs the side-by-side benchmarks of this module with
-// repetitions, takes medians, and writes docs/benchmarks.md (tables in the
-// shape of BenchmarkDotNet: Method | Mean | Ratio | Allocated | Alloc Ratio),
-// docs/benchmarks.svg (time and allocations against N per library) and
-// docs/benchmarks.txt (the raw `go test -bench` output, for benchstat).
+// repetitions (BenchmarkFanout, BenchmarkDynamic, BenchmarkStream and
+// BenchmarkStreamHeap), takes medians, and writes docs/benchmarks.md (tables
+// in the shape of BenchmarkDotNet: Method | Mean | Ratio | Allocated | Alloc
+// Ratio), docs/benchmarks.svg (time and allocations against N per library,
+// for the fan-out of N typed calls) and docs/benchmarks.txt (the raw
+// `go test -bench` output, for benchstat).
 //
 // Run it from the bench directory:
 //
 //	go run ./cmd/report            # the full run: -count 10, minutes
 //	go run ./cmd/report -count 3 -benchtime 50ms   # a quicker look
 //	go run ./cmd/report -input ../docs/benchmarks.txt  # re-render a run
+//
+// A run of some of the benchmarks (-bench '^BenchmarkDynamic$') renders
+// the sections of the others as not measured, and keeps the chart.
 package main
 
 import (
@@ -31,7 +36,7 @@ import (
 func main() {
 	count := flag.Int("count", 10, "repetitions of each benchmark (-count of go test)")
 	benchtime := flag.String("benchtime", "50ms", "time per repetition (-benchtime of go test)")
-	bench := flag.String("bench", "Fanout", "benchmarks to run (-bench of go test)")
+	bench := flag.String("bench", "^Benchmark(Fanout|Dynamic|Stream|StreamHeap)$", "benchmarks to run (-bench of go test)")
 	input := flag.String("input", "", "render this saved go test output instead of running the benchmarks")
 	docs := flag.String("docs", "../docs", "folder to write benchmarks.md, .svg and .txt to")
 	flag.Parse()
@@ -52,7 +57,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if len(res.rows) == 0 {
+	if res.empty() {
 		log.Fatal("no benchmark results")
 	}
 	if err := os.MkdirAll(*docs, 0o755); err != nil {
@@ -76,8 +81,10 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	if err := chart(res, filepath.Join(*docs, "benchmarks.svg")); err != nil {
-		log.Fatal(err)
+	if fanout := res.of(benchFanout); len(fanout.rows) > 0 {
+		if err := chart(fanout, filepath.Join(*docs, "benchmarks.svg")); err != nil {
+			log.Fatal(err)
+		}
 	}
 	os.Stdout.Write(tablesOnly(res))
 	fmt.Printf("\nwrote %s/benchmarks.md, benchmarks.svg and benchmarks.txt\n", *docs)
@@ -124,7 +131,7 @@ func run(bench string, count int, benchtime string) ([]byte, error) {
 		if strings.HasPrefix(l, "Benchmark") && strings.Contains(l, "ns/op") {
 			bar.Add(1)
 			name, _, _ := strings.Cut(l, " ")
-			bar.Describe(strings.TrimPrefix(name, "BenchmarkFanout/"))
+			bar.Describe(strings.TrimPrefix(name, "Benchmark"))
 		}
 	}
 	bar.Finish()

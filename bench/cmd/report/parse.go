@@ -11,7 +11,19 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// key names one benchmark: BenchmarkFanout/impl=X/n=N/mode=M.
+// The benchmarks the report reads.
+const (
+	benchFanout     = "Fanout"     // a fan-out of N typed calls: impl, n, mode
+	benchDynamic    = "Dynamic"    // a loop that starts n children: impl, n, mode
+	benchStream     = "Stream"     // a stream of n inputs: impl, n, limit
+	benchStreamHeap = "StreamHeap" // the heap of the same streams
+)
+
+var benchNames = []string{benchFanout, benchDynamic, benchStream, benchStreamHeap}
+
+// key names one sub-benchmark: BenchmarkFanout/impl=X/n=N/mode=M. Where
+// the name has no mode, mode holds its other key=value parts
+// (BenchmarkStream/impl=X/n=N/limit=8: "limit=8").
 type key struct {
 	impl string
 	n    int
@@ -21,8 +33,40 @@ type key struct {
 // stat holds the medians of one benchmark.
 type stat struct {
 	ns, bytes, allocs float64
+	metrics           map[string]float64 // the other units (peak-heap-B, held-heap-B)
 	runs              int
 	nsSample          *benchmath.Sample // for significance tests
+}
+
+// suite holds the results of one run, per benchmark name.
+type suite map[string]*results
+
+// of returns the results of one benchmark, empty if it was not run.
+func (s suite) of(bench string) *results {
+	if r := s[bench]; r != nil {
+		return r
+	}
+	return &results{rows: map[key]stat{}}
+}
+
+// countPerName is the number of repetitions of each benchmark.
+func (s suite) countPerName() int {
+	for _, b := range benchNames {
+		if n := s.of(b).countPerName(); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// empty reports whether the run has no result at all.
+func (s suite) empty() bool {
+	for _, r := range s {
+		if len(r.rows) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 type results struct {
@@ -41,31 +85,37 @@ func (r *results) countPerName() int {
 
 // parse reads go test -bench output with benchfmt and takes the median of
 // each metric with benchmath.
-func parse(in io.Reader) (*results, error) {
-	samples := map[key]map[string][]float64{}
-	var order []key
+func parse(in io.Reader) (suite, error) {
+	type named struct {
+		bench string
+		key
+	}
+	samples := map[named]map[string][]float64{}
+	var order []named
 	rd := benchfmt.NewReader(in, "bench")
 	for rd.Scan() {
 		res, ok := rd.Result().(*benchfmt.Result)
 		if !ok {
 			continue
 		}
-		k, ok := parseName(string(res.Name.Base()), res.Name)
+		base := string(res.Name.Base())
+		k, ok := parseName(base, res.Name)
 		if !ok {
 			continue
 		}
-		if samples[k] == nil {
-			samples[k] = map[string][]float64{}
-			order = append(order, k)
+		nk := named{base, k}
+		if samples[nk] == nil {
+			samples[nk] = map[string][]float64{}
+			order = append(order, nk)
 		}
 		for _, v := range res.Values {
-			samples[k][v.Unit] = append(samples[k][v.Unit], v.Value)
+			samples[nk][v.Unit] = append(samples[nk][v.Unit], v.Value)
 		}
 	}
 	if err := rd.Err(); err != nil {
 		return nil, err
 	}
-	r := &results{rows: map[key]stat{}}
+	s := suite{}
 	median := func(xs []float64) float64 {
 		if len(xs) == 0 {
 			return 0
@@ -73,10 +123,26 @@ func parse(in io.Reader) (*results, error) {
 		s := benchmath.NewSample(xs, &benchmath.DefaultThresholds)
 		return benchmath.AssumeNothing.Summary(s, 0.95).Center
 	}
-	for _, k := range order {
-		m := samples[k]
-		r.rows[k] = stat{ns: median(m["sec/op"]) * 1e9, bytes: median(m["B/op"]), allocs: median(m["allocs/op"]), runs: len(m["sec/op"]),
+	for _, nk := range order {
+		r := s[nk.bench]
+		if r == nil {
+			r = &results{rows: map[key]stat{}}
+			s[nk.bench] = r
+		}
+		k, m := nk.key, samples[nk]
+		st := stat{ns: median(m["sec/op"]) * 1e9, bytes: median(m["B/op"]), allocs: median(m["allocs/op"]), runs: len(m["sec/op"]),
 			nsSample: benchmath.NewSample(m["sec/op"], &benchmath.DefaultThresholds)}
+		for unit, xs := range m {
+			switch unit {
+			case "sec/op", "B/op", "allocs/op":
+			default:
+				if st.metrics == nil {
+					st.metrics = map[string]float64{}
+				}
+				st.metrics[unit] = median(xs)
+			}
+		}
+		r.rows[k] = st
 		if !slices.Contains(r.impls, k.impl) {
 			r.impls = append(r.impls, k.impl)
 		}
@@ -87,17 +153,20 @@ func parse(in io.Reader) (*results, error) {
 			r.ns = append(r.ns, k.n)
 		}
 	}
-	slices.Sort(r.ns)
-	return r, nil
+	for _, r := range s {
+		slices.Sort(r.ns)
+	}
+	return s, nil
 }
 
 // parseName reads the key=value parts of a benchmark name.
 func parseName(base string, name benchfmt.Name) (key, bool) {
-	if base != "Fanout" {
+	if !slices.Contains(benchNames, base) {
 		return key{}, false
 	}
 	_, parts := name.Parts()
 	var k key
+	var others []string
 	for _, p := range parts {
 		kv := strings.TrimPrefix(string(p), "/")
 		kk, v, ok := strings.Cut(kv, "=")
@@ -115,7 +184,12 @@ func parseName(base string, name benchfmt.Name) (key, bool) {
 			k.n = n
 		case "mode":
 			k.mode = v
+		default:
+			others = append(others, kv)
 		}
+	}
+	if k.mode == "" {
+		k.mode = strings.Join(others, "/")
 	}
 	return k, k.impl != "" && k.n > 0 && k.mode != ""
 }

@@ -64,9 +64,11 @@ func tables(w *bytes.Buffer, r *results) {
 }
 
 // tablesOnly is what the command prints on its standard output.
-func tablesOnly(r *results) []byte {
+func tablesOnly(s suite) []byte {
 	var w bytes.Buffer
-	tables(&w, r)
+	tables(&w, s.of(benchFanout))
+	dynamicTables(&w, s.of(benchDynamic))
+	streamTables(&w, s.of(benchStream), s.of(benchStreamHeap))
 	return w.Bytes()
 }
 
@@ -165,7 +167,8 @@ func targets(r *results) []target {
 	return ts
 }
 
-func render(r *results, sizes []size, e env) []byte {
+func render(s suite, sizes []size, e env) []byte {
+	r := s.of(benchFanout)
 	var w bytes.Buffer
 	fmt.Fprintf(&w, `# Benchmarks: tasktuple next to the libraries Go programmers use
 
@@ -176,7 +179,9 @@ struct in turn), done by this library and by each peer, in one run of `+"`go tes
 `+"`-benchmem`"+`, %d repetitions of %s each. **Mean** is the median of the repetitions
 (golang.org/x/perf benchmath), **Ratio** and **Alloc Ratio** are against the hand-written
 `+"`sync.WaitGroup`"+` of the same N and mode (for already-completed results, against reugn/async's
-completed future). The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
+completed future). Two more sets follow the fan-out: a [dynamic fan-out](#dynamic-fan-out) of
+16 to 100,000 children started by a loop, and [streaming](#streaming) 10^3 and 10^6 inputs at a
+limit. The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
 
 ## Machine
 
@@ -193,6 +198,8 @@ completed future). The raw output is in [benchmarks.txt](benchmarks.txt), for be
 	fmt.Fprintln(&w, "| Target | Measured | |")
 	fmt.Fprintln(&w, "| --- | --- | --- |")
 	ts := targets(r)
+	ts = append(ts, dynamicTargets(s.of(benchDynamic))...)
+	ts = append(ts, streamTargets(s.of(benchStreamHeap))...)
 	var whys []string
 	for _, t := range ts {
 		mark := "met"
@@ -221,13 +228,13 @@ completed future). The raw output is in [benchmarks.txt](benchmarks.txt), for be
 	fmt.Fprintln(&w, "| Program | Uses | Size | Added |")
 	fmt.Fprintln(&w, "| --- | --- | ---: | ---: |")
 	var base int64
-	for _, s := range sizes {
-		if s.name == "base" {
-			base = s.bytes
+	for _, sz := range sizes {
+		if sz.name == "base" {
+			base = sz.bytes
 		}
 	}
-	for _, s := range sizes {
-		fmt.Fprintf(&w, "| %s | %s | %d B | %+d B |\n", s.name, s.what, s.bytes, s.bytes-base)
+	for _, sz := range sizes {
+		fmt.Fprintf(&w, "| %s | %s | %d B | %+d B |\n", sz.name, sz.what, sz.bytes, sz.bytes-base)
 	}
 	fmt.Fprintln(&w)
 
@@ -245,7 +252,59 @@ completed future). The raw output is in [benchmarks.txt](benchmarks.txt), for be
 	fmt.Fprintln(&w, "## Results")
 	fmt.Fprintln(&w)
 	tables(&w, r)
+	renderDynamic(&w, s.of(benchDynamic))
+	renderStream(&w, s.of(benchStream), s.of(benchStreamHeap))
 	return w.Bytes()
+}
+
+func renderDynamic(w *bytes.Buffer, r *results) {
+	fmt.Fprintln(w, "## Dynamic fan-out")
+	fmt.Fprintln(w)
+	if len(r.rows) == 0 {
+		fmt.Fprintln(w, "Not measured in this run (BenchmarkDynamic).")
+		fmt.Fprintln(w)
+		return
+	}
+	fmt.Fprintln(w, "A loop starts n children, n known only as it runs; each child takes a context and returns an")
+	fmt.Fprintln(w, "int at once, or after one runtime.Gosched. Every implementation returns the n results in a")
+	fmt.Fprintln(w, "slice in child order and cancels the others' context on the first error. **Per child** is the")
+	fmt.Fprintln(w, "mean divided by n; **Ratio** and **Alloc Ratio** are against `errgroup.WithContext`.")
+	fmt.Fprintln(w)
+	for _, impl := range r.impls {
+		fmt.Fprintf(w, "- `%s`: %s\n", impl, dynamicNotes[impl])
+	}
+	fmt.Fprintln(w)
+	dynamicTables(w, r)
+}
+
+func renderStream(w *bytes.Buffer, r, heap *results) {
+	fmt.Fprintln(w, "## Streaming")
+	fmt.Fprintln(w)
+	if len(r.rows) == 0 {
+		fmt.Fprintln(w, "Not measured in this run (BenchmarkStream, BenchmarkStreamHeap).")
+		fmt.Fprintln(w)
+		return
+	}
+	fmt.Fprintln(w, "A sequence of n inputs (an iter.Seq that makes them one at a time, as a reader of a file or of")
+	fmt.Fprintln(w, "an API's pages would), mapped by a function that returns at once, at most 8 calls at a time,")
+	fmt.Fprintln(w, "each result handed to the consumer. **Ratio** and **Alloc Ratio** are against the hand-written")
+	fmt.Fprintln(w, "pipeline that hands the results on in the same order (`pipeline` for input order,")
+	fmt.Fprintln(w, "`pipeline-unordered` for completion order).")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "The heap columns come from BenchmarkStreamHeap, a separate run of the same streams.")
+	fmt.Fprintln(w, "**Peak heap** is the most the heap's objects took during the run (runtime/metrics")
+	fmt.Fprintln(w, "`/memory/classes/heap/objects:bytes`, sampled every 100 µs), above what they took before it:")
+	fmt.Fprintln(w, "garbage not yet collected included, so at the default GOGC any stream that allocates as it")
+	fmt.Fprintln(w, "goes climbs toward the collector's 4 MB minimum heap goal. **Held heap** is the most the heap's")
+	fmt.Fprintln(w, "objects took right after a full collection, run by the consumer at every hundredth of the")
+	fmt.Fprintln(w, "results: the memory the implementation keeps while it streams. A heap that is flat in the")
+	fmt.Fprintln(w, "number of inputs holds as much at 10^6 as at 10^3.")
+	fmt.Fprintln(w)
+	for _, impl := range r.impls {
+		fmt.Fprintf(w, "- `%s`: %s\n", impl, streamNotes[impl])
+	}
+	fmt.Fprintln(w)
+	streamTables(w, r, heap)
 }
 
 func orDash(s string) string {

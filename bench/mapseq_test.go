@@ -1,0 +1,358 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sourcegraph/conc/stream"
+
+	"github.com/tasktuple/task"
+)
+
+// Streaming: a sequence of inputs, produced one at a time as a reader of a
+// file or of an API's pages would, mapped by a trivial function with at most
+// streamLimit calls at once, each result handed to the consumer. Every
+// implementation reads the same iter.Seq; task.Map, which takes a slice,
+// collects it first, as a caller with a stream would have to.
+
+// streamNs are the numbers of inputs measured.
+var streamNs = []int{1000, 1_000_000}
+
+const streamLimit = 8
+
+// A streamCase is one implementation of the stream. run calls use with
+// each result, in input order if ordered.
+type streamCase struct {
+	impl    string
+	ordered bool
+	run     func(ctx context.Context, inputs iter.Seq[int], limit int, fn func(context.Context, int) (int, error), use func(int)) error
+}
+
+var streamCases = []streamCase{
+	{"pipeline", true, pipelineOrdered},
+	{"pipeline-unordered", false, pipelineUnordered},
+	{"conc-stream", true, concStream},
+	{"task-map", true, taskMap},
+	{"task-mapseq", true, taskMapSeq},
+	{"task-mapseq-unordered", false, taskMapSeqUnordered},
+}
+
+// double is the trivial function of the streams.
+func double(_ context.Context, in int) (int, error) { return 2 * in, nil }
+
+// count yields 0, 1, ..., n-1.
+func count(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+func taskMapSeq(ctx context.Context, inputs iter.Seq[int], limit int, fn func(context.Context, int) (int, error), use func(int)) error {
+	for v, err := range task.MapSeq(ctx, inputs, limit, fn) {
+		if err != nil {
+			return err
+		}
+		use(v)
+	}
+	return nil
+}
+
+func taskMapSeqUnordered(ctx context.Context, inputs iter.Seq[int], limit int, fn func(context.Context, int) (int, error), use func(int)) error {
+	for v, err := range task.MapSeqUnordered(ctx, inputs, limit, fn) {
+		if err != nil {
+			return err
+		}
+		use(v)
+	}
+	return nil
+}
+
+// taskMap collects the inputs into a slice, maps it, then hands the results
+// on: the whole input and the whole output are in memory at once.
+func taskMap(ctx context.Context, inputs iter.Seq[int], limit int, fn func(context.Context, int) (int, error), use func(int)) error {
+	out, err := task.Map(ctx, slices.Collect(inputs), limit, fn)
+	if err != nil {
+		return err
+	}
+	for _, v := range out {
+		use(v)
+	}
+	return nil
+}
+
+// concStream is conc's ordered stream: each task returns a callback, which
+// conc calls in submission order on one goroutine.
+func concStream(ctx context.Context, inputs iter.Seq[int], limit int, fn func(context.Context, int) (int, error), use func(int)) error {
+	s := stream.New().WithMaxGoroutines(limit)
+	var first error // written by the callbacks only, which run one at a time
+	for in := range inputs {
+		s.Go(func() stream.Callback {
+			v, err := fn(ctx, in)
+			return func() {
+				switch {
+				case first != nil:
+				case err != nil:
+					first = err
+				default:
+					use(v)
+				}
+			}
+		})
+	}
+	s.Wait()
+	return first
+}
+
+func pipelineOrdered(ctx context.Context, inputs iter.Seq[int], limit int, fn func(context.Context, int) (int, error), use func(int)) error {
+	return pipeline(ctx, inputs, limit, fn, true, use)
+}
+
+func pipelineUnordered(ctx context.Context, inputs iter.Seq[int], limit int, fn func(context.Context, int) (int, error), use func(int)) error {
+	return pipeline(ctx, inputs, limit, fn, false, use)
+}
+
+// pipeline is the channel pipeline Go programmers write by hand: a producer
+// goroutine sends the numbered inputs to limit workers, which send the
+// results to the consumer; in order, the consumer holds early results in a
+// map until the ones before them come. The first error cancels the rest.
+func pipeline(ctx context.Context, inputs iter.Seq[int], limit int, fn func(context.Context, int) (int, error), ordered bool, use func(int)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type job struct{ i, in int }
+	type result struct {
+		i, out int
+		err    error
+	}
+	jobs := make(chan job)
+	results := make(chan result, limit)
+	go func() {
+		defer close(jobs)
+		i := 0
+		for in := range inputs {
+			select {
+			case jobs <- job{i, in}:
+			case <-ctx.Done():
+				return
+			}
+			i++
+		}
+	}()
+	var wg sync.WaitGroup
+	for range limit {
+		wg.Go(func() {
+			for j := range jobs {
+				out, err := fn(ctx, j.in)
+				results <- result{j.i, out, err}
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	var first error
+	pending := map[int]int{}
+	next := 0
+	for r := range results {
+		switch {
+		case first != nil:
+			// drain
+		case r.err != nil:
+			first = r.err
+			cancel()
+		case !ordered:
+			use(r.out)
+		default:
+			pending[r.i] = r.out
+			for {
+				v, ok := pending[next]
+				if !ok {
+					break
+				}
+				delete(pending, next)
+				use(v)
+				next++
+			}
+		}
+	}
+	return first
+}
+
+// BenchmarkStream maps a stream of n inputs with every implementation.
+// Names are key=value: impl, n, limit.
+func BenchmarkStream(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range streamNs {
+		for _, c := range streamCases {
+			b.Run(fmt.Sprintf("impl=%s/n=%d/limit=%d", c.impl, n, streamLimit), func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					sum := 0
+					if err := c.run(ctx, count(n), streamLimit, double, func(v int) { sum += v }); err != nil {
+						b.Fatal(err)
+					}
+					sinks.int = sum
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkStreamHeap measures the heap of each implementation over a
+// stream of n inputs, with two metrics:
+//
+//   - peak-heap-B: the most the heap's objects took during the run
+//     (runtime/metrics /memory/classes/heap/objects:bytes, sampled every
+//     100 µs by another goroutine) above what they took before it: the
+//     memory a process sees, garbage awaiting the collector included, which
+//     at the default GOGC may reach the collector's 4 MB minimum heap goal
+//     whatever the implementation holds.
+//   - held-heap-B: the most the heap's objects took right after a full
+//     collection (runtime.GC), done by the consumer at every hundredth of
+//     the results, above what they took before the run: the memory the
+//     implementation holds while it streams, garbage left out. This is the
+//     figure that must not grow with n.
+//
+// The two are measured in separate passes, as a collection in the middle
+// of the run would lower the peak. Its times are those of a run with a
+// sampler beside it: read the time of BenchmarkStream.
+func BenchmarkStreamHeap(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range streamNs {
+		for _, c := range streamCases {
+			b.Run(fmt.Sprintf("impl=%s/n=%d/limit=%d", c.impl, n, streamLimit), func(b *testing.B) {
+				runtime.GC()
+				base := heapObjects()
+				s := startHeapSampler()
+				b.ResetTimer()
+				for range b.N {
+					sum := 0
+					if err := c.run(ctx, count(n), streamLimit, double, func(v int) { sum += v }); err != nil {
+						b.Fatal(err)
+					}
+					sinks.int = sum
+				}
+				b.StopTimer()
+				peak := s.stop()
+				b.ReportMetric(float64(max(peak, base)-base), "peak-heap-B")
+				b.ReportMetric(float64(heldHeap(ctx, c, n)), "held-heap-B")
+			})
+		}
+	}
+}
+
+// heldHeap runs c over n inputs, collects the garbage at every hundredth
+// of the results, and returns the most the heap's objects took then, above
+// what they took before.
+func heldHeap(ctx context.Context, c streamCase, n int) uint64 {
+	runtime.GC()
+	base := heapObjects()
+	held := uint64(0)
+	every := max(n/100, 1)
+	got := 0
+	use := func(int) {
+		got++
+		if got%every == 0 {
+			runtime.GC()
+			held = max(held, heapObjects())
+		}
+	}
+	if err := c.run(ctx, count(n), streamLimit, double, use); err != nil {
+		panic(err)
+	}
+	return max(held, base) - base
+}
+
+const heapObjectsMetric = "/memory/classes/heap/objects:bytes"
+
+// heapObjects is the memory the heap's objects take now, live or not yet
+// swept.
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: heapObjectsMetric}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// A heapSampler reads heapObjects on its own goroutine until stopped, and
+// keeps the highest value.
+type heapSampler struct {
+	quit chan struct{}
+	done chan struct{}
+	peak atomic.Uint64
+}
+
+func startHeapSampler() *heapSampler {
+	s := &heapSampler{quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(100 * time.Microsecond)
+		defer t.Stop()
+		for {
+			if v := heapObjects(); v > s.peak.Load() {
+				s.peak.Store(v)
+			}
+			select {
+			case <-s.quit:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return s
+}
+
+// stop ends the sampling and returns the peak.
+func (s *heapSampler) stop() uint64 {
+	close(s.quit)
+	<-s.done
+	if v := heapObjects(); v > s.peak.Load() {
+		s.peak.Store(v)
+	}
+	return s.peak.Load()
+}
+
+// TestStreamCases checks that every implementation hands on every result,
+// in input order when it says so, and stops at the first error.
+func TestStreamCases(t *testing.T) {
+	ctx := context.Background()
+	const n = 1000
+	for _, c := range streamCases {
+		var got []int
+		if err := c.run(ctx, count(n), 4, double, func(v int) { got = append(got, v) }); err != nil {
+			t.Fatalf("%s: %v", c.impl, err)
+		}
+		if !c.ordered {
+			slices.Sort(got)
+		}
+		for i, v := range got {
+			if v != 2*i {
+				t.Fatalf("%s: result %d is %d; want %d (ordered: %v)", c.impl, i, v, 2*i, c.ordered)
+			}
+		}
+		if len(got) != n {
+			t.Errorf("%s: %d results; want %d", c.impl, len(got), n)
+		}
+		err := c.run(ctx, count(n), 4, func(ctx context.Context, in int) (int, error) {
+			if in == 10 {
+				return 0, errUnexpected
+			}
+			return in, nil
+		}, func(int) {})
+		if !errors.Is(err, errUnexpected) {
+			t.Errorf("%s with a failing input: err = %v; want errUnexpected", c.impl, err)
+		}
+	}
+}
