@@ -107,10 +107,10 @@ func TestTwoPanics(t *testing.T) {
 
 	// task: the first panic is raised as itself, and holds the second.
 	p, _, _, _ = outcomeOf(func() error {
-		task.Run2(context.Background(),
+		_, _, err := task.Run2(context.Background(),
 			func(context.Context) (int, error) { panic("first") },
 			func(context.Context) (int, error) { panic("second") })
-		return nil
+		return err // not reached: Run2 panics
 	})
 	pe, _ := p.(*task.PanicError)
 	var second *task.PanicError
@@ -199,7 +199,7 @@ func TestSpawnAtTheLimit(t *testing.T) {
 			_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
 				g.SetLimit(1)
 				outer := task.Spawn(g, func(context.Context) (int, error) {
-					task.Spawn(g, func(context.Context) (int, error) { innerRan.Store(true); return 2, nil })
+					task.Spawn(g, func(context.Context) (struct{}, error) { innerRan.Store(true); return struct{}{}, nil })
 					return 1, nil
 				})
 				return outer.Wait(ctx)
@@ -248,7 +248,7 @@ func TestPanicsInADynamicLoop(t *testing.T) {
 		_, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
 			g.SetLimit(8)
 			for i := range 100 {
-				task.Spawn(g, func(context.Context) (int, error) { boom(i); return 0, nil })
+				task.Spawn(g, func(context.Context) (struct{}, error) { boom(i); return struct{}{}, nil })
 			}
 			return 0, nil
 		})

@@ -2,6 +2,7 @@ package taskdump_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func TestDump(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			task.Run3(context.Background(),
+			_, _, _, err := task.Run3(context.Background(),
 				func(ctx context.Context) (int, error) {
 					time.Sleep(500 * time.Millisecond)
 					return task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
@@ -29,6 +30,9 @@ func TestDump(t *testing.T) {
 				},
 				task.Named("recs", wait),
 				wait)
+			if err != nil {
+				t.Error(err)
+			}
 		}()
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
@@ -61,7 +65,11 @@ func Example() {
 	taskdump.Enable()
 	release := make(chan struct{})
 	wait := func(context.Context) (int, error) { <-release; return 0, nil }
-	go task.Run2(context.Background(), task.Named("recs", wait), wait)
+	done := make(chan error)
+	go func() {
+		_, _, err := task.Run2(context.Background(), task.Named("recs", wait), wait)
+		done <- err
+	}()
 	for {
 		var b strings.Builder
 		taskdump.Write(&b)
@@ -74,6 +82,9 @@ func Example() {
 		}
 	}
 	close(release)
+	if err := <-done; err != nil {
+		fmt.Println(err)
+	}
 	// Unordered output:
 	// task.Run2
 	//   f2
