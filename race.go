@@ -43,7 +43,7 @@ func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, err
 	}
 	r := newRacer(ctx, race, fns)
 	for i := range fns {
-		r.launch(i)
+		r.launch(i, true) // every function is called, even after a win
 	}
 	return r.result()
 }
@@ -69,7 +69,7 @@ func Hedge[T any](ctx context.Context, delay time.Duration, fns ...func(context.
 		return zero, -1, ErrNoTasks
 	}
 	r := newRacer(ctx, hedge, fns)
-	r.launch(0)
+	r.launch(0, false)
 	if len(fns) > 1 {
 		r.stagger(ctx, delay)
 	}
@@ -147,15 +147,19 @@ func newRacer[T any](ctx context.Context, kind uint8, fns []func(context.Context
 	return r
 }
 
-// launch starts function i, unless a function has won already, and
-// reports whether it did.
-func (r *racer[T]) launch(i int) bool {
+// launch starts function i, unless a function has won already and always
+// is false, and reports whether it did.
+func (r *racer[T]) launch(i int, always bool) bool {
 	r.lmu.Lock()
 	defer r.lmu.Unlock()
-	if r.winner.Load() != 0 {
+	won := r.winner.Load() != 0
+	if won && !always {
 		return false
 	}
 	l := newLane(r.parent)
+	if won {
+		l.cancel(ErrLost) // started after the race was won: it has lost
+	}
 	r.lanes[i] = l
 	r.wg.Add(1)
 	r.running.Add(1)
@@ -201,7 +205,7 @@ func (r *racer[T]) stagger(ctx context.Context, delay time.Duration) {
 		case <-ctx.Done():
 			return
 		}
-		if !r.launch(next) {
+		if !r.launch(next, false) {
 			return
 		}
 		timer.Reset(delay)
