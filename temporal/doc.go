@@ -90,6 +90,15 @@
 // activity's retry policy and then reported at its position like any other
 // failure.
 //
+// # Memory model
+//
+// The SDK runs a workflow's coroutines one at a time, handing control from
+// one to the next through channels. So the return of each function of RunN
+// and Map synchronizes before the return of the call, and the completion of
+// a future before the return of every Get, AwaitN or All that observes it,
+// in the sense of [the Go memory model]: the functions may write to
+// variables of the workflow without locks.
+//
 // # Cost
 //
 // AwaitN of ready futures costs what the SDK's Get costs per future plus a
@@ -102,4 +111,6 @@
 //
 // The module requires go.temporal.io/sdk v1.38.0 or later; its tests run at
 // that version and at v1.51.0.
+//
+// [the Go memory model]: https://go.dev/ref/mem
 package wtask

@@ -58,7 +58,8 @@ func NewFuture[T any](ctx workflow.Context) (Future[T], Settable[T]) {
 }
 
 // A Settable completes the Future that [NewFuture] returned with it, once.
-// Setting it twice panics, as the SDK's does.
+// Setting it twice panics, as the SDK's does, and so does setting the zero
+// Settable. A Settable may be copied; copies complete the same Future.
 type Settable[T any] struct {
 	s workflow.Settable
 }
