@@ -109,8 +109,10 @@
 //
 // # Versions
 //
-// The module requires go.temporal.io/sdk v1.38.0 or later; its tests run at
-// that version and at v1.51.0.
+// The module requires go.temporal.io/sdk v1.26.0 or later, the first
+// version on the API's google.golang.org/protobuf types; its tests run at
+// v1.26.0, v1.38.0 and v1.51.0, and replay the same recorded histories at
+// each.
 //
 // [the Go memory model]: https://go.dev/ref/mem
 package wtask
