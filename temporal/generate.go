@@ -1,0 +1,3 @@
+package wtask
+
+//go:generate go run gen.go

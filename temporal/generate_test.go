@@ -1,0 +1,57 @@
+package wtask_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tasktuple/task/temporal/internal/wtaskgen"
+)
+
+// TestGenerated regenerates the per-arity files in memory and fails with a
+// diff when the checked-in ones are stale.
+func TestGenerated(t *testing.T) {
+	files, err := wtaskgen.Files()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("the generator made no files")
+	}
+	for name, want := range files {
+		got, err := os.ReadFile(name)
+		if err != nil {
+			t.Errorf("%s: %v (run go generate in temporal)", name, err)
+			continue
+		}
+		if !bytes.HasPrefix(want, []byte(wtaskgen.Header+"\n\npackage ")) {
+			t.Errorf("%s: generated code does not start with the header and a blank line", name)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale; run go generate in temporal. Diff (checked in, generated):\n%s", name, lineDiff(got, want))
+		}
+	}
+}
+
+// lineDiff shows the first lines that differ.
+func lineDiff(a, b []byte) string {
+	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	var out strings.Builder
+	shown := 0
+	for i := 0; i < max(len(al), len(bl)) && shown < 10; i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			fmt.Fprintf(&out, "line %d:\n-\t%s\n+\t%s\n", i+1, x, y)
+			shown++
+		}
+	}
+	return out.String()
+}
