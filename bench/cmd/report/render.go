@@ -221,6 +221,12 @@ limit. The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
 		fmt.Fprintln(&w)
 	}
 
+	fmt.Fprintln(&w, "## On Temporal")
+	fmt.Fprintln(&w)
+	fmt.Fprintln(&w, "Await16 and Run16 in a Temporal workflow against the SDK code written by hand, in the SDK's test environment, "+
+		"are measured by the temporal module (its own go.mod): see [benchmarks-temporal.md](benchmarks-temporal.md).")
+	fmt.Fprintln(&w)
+
 	fmt.Fprintln(&w, "## Binary size")
 	fmt.Fprintln(&w)
 	fmt.Fprintln(&w, "Small programs in `bench/internal/sizeprog`, built with `go build -trimpath`; the difference is against `base`.")
