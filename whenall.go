@@ -13,8 +13,8 @@ type Awaiter interface {
 	awaiter() *core
 }
 
-// WhenAll waits for every task to complete and returns their errors joined
-// as AwaitN does, in argument order: the untyped form of AwaitN, for tasks of
+// WhenAll waits for every task to complete and returns their errors as
+// AwaitN does, a *[CallError] in argument order ("task: WhenAll: tasks[1]: ..."): the untyped form of AwaitN, for tasks of
 // any mix of types whose values are not needed. tasks may be a slice passed
 // as tasks...; it is not copied and not kept. With no tasks, WhenAll returns
 // nil at once.

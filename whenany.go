@@ -103,8 +103,8 @@ func (w *watch) stop(at func(int) *core) {
 // so it neither cancels nor waits for them, and a panic in one of them stays
 // in that task for its owner to wait for (see the package documentation).
 //
-// If every task fails, FirstOK returns -1 and their errors joined as All
-// does, raising panics and Goexit as All does. If ctx is done first it
+// If every task fails, FirstOK returns -1 and their errors as All does
+// (a *[CallError]), raising panics and Goexit as All does. If ctx is done first it
 // returns -1 and the context's error. With no tasks it returns [ErrNoTasks].
 func FirstOK[T any](ctx context.Context, tasks []*Task[T]) (T, int, error) {
 	var zero T

@@ -6,12 +6,13 @@ import "context"
 
 // Await1 waits for t1 to complete and returns its value.
 //
-// Await1 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await1 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await1: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await1 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await1 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await1 of tasks that have completed successfully does not allocate.
@@ -39,12 +40,13 @@ func await1[T1 any](ctx context.Context, opts []Option, t1 *Task[T1]) (r1 T1, er
 
 // Await2 waits for t1, t2 to complete and returns their values in argument order.
 //
-// Await2 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await2 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await2: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await2 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await2 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await2 of tasks that have completed successfully does not allocate.
@@ -75,12 +77,13 @@ func await2[T1, T2 any](ctx context.Context, opts []Option, t1 *Task[T1], t2 *Ta
 
 // Await3 waits for t1, t2, t3 to complete and returns their values in argument order.
 //
-// Await3 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await3 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await3: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await3 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await3 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await3 of tasks that have completed successfully does not allocate.
@@ -114,12 +117,13 @@ func await3[T1, T2, T3 any](ctx context.Context, opts []Option, t1 *Task[T1], t2
 
 // Await4 waits for t1, t2, t3, t4 to complete and returns their values in argument order.
 //
-// Await4 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await4 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await4: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await4 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await4 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await4 of tasks that have completed successfully does not allocate.
@@ -156,12 +160,13 @@ func await4[T1, T2, T3, T4 any](ctx context.Context, opts []Option, t1 *Task[T1]
 
 // Await5 waits for t1, t2, t3, t4, t5 to complete and returns their values in argument order.
 //
-// Await5 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await5 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await5: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await5 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await5 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await5 of tasks that have completed successfully does not allocate.
@@ -201,12 +206,13 @@ func await5[T1, T2, T3, T4, T5 any](ctx context.Context, opts []Option, t1 *Task
 
 // Await6 waits for t1, t2, t3, t4, t5, t6 to complete and returns their values in argument order.
 //
-// Await6 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await6 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await6: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await6 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await6 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await6 of tasks that have completed successfully does not allocate.
@@ -249,12 +255,13 @@ func await6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, opts []Option, t1 *
 
 // Await7 waits for t1, t2, t3, t4, t5, t6, t7 to complete and returns their values in argument order.
 //
-// Await7 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await7 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await7: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await7 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await7 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await7 of tasks that have completed successfully does not allocate.
@@ -300,12 +307,13 @@ func await7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, opts []Option, 
 
 // Await8 waits for t1, t2, t3, t4, t5, t6, t7, t8 to complete and returns their values in argument order.
 //
-// Await8 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await8 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await8: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await8 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await8 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await8 of tasks that have completed successfully does not allocate.
@@ -354,12 +362,13 @@ func await8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, opts []Opti
 
 // Await9 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9 to complete and returns their values in argument order.
 //
-// Await9 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await9 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await9: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await9 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await9 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await9 of tasks that have completed successfully does not allocate.
@@ -411,12 +420,13 @@ func await9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, opts []
 
 // Await10 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10 to complete and returns their values in argument order.
 //
-// Await10 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await10 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await10: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await10 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await10 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await10 of tasks that have completed successfully does not allocate.
@@ -471,12 +481,13 @@ func await10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, o
 
 // Await11 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11 to complete and returns their values in argument order.
 //
-// Await11 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await11 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await11: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await11 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await11 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await11 of tasks that have completed successfully does not allocate.
@@ -534,12 +545,13 @@ func await11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Conte
 
 // Await12 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12 to complete and returns their values in argument order.
 //
-// Await12 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await12 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await12: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await12 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await12 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await12 of tasks that have completed successfully does not allocate.
@@ -600,12 +612,13 @@ func await12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.
 
 // Await13 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13 to complete and returns their values in argument order.
 //
-// Await13 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await13 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await13: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await13 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await13 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await13 of tasks that have completed successfully does not allocate.
@@ -669,12 +682,13 @@ func await13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx con
 
 // Await14 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14 to complete and returns their values in argument order.
 //
-// Await14 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await14 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await14: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await14 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await14 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await14 of tasks that have completed successfully does not allocate.
@@ -741,12 +755,13 @@ func await14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ct
 
 // Await15 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15 to complete and returns their values in argument order.
 //
-// Await15 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await15 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await15: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await15 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await15 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await15 of tasks that have completed successfully does not allocate.
@@ -816,12 +831,13 @@ func await15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 an
 
 // Await16 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15, t16 to complete and returns their values in argument order.
 //
-// Await16 waits for every task, even after one has failed. Its error joins
-// the error of every failed task in argument order, each as a
-// *[PositionError]; a panic in a task is raised again in the caller, and a
+// Await16 waits for every task, even after one has failed. Its error is a
+// *[CallError] holding the error of every failed task in argument order,
+// each as a *[PositionError] ("task: Await16: t1: ..."); the first panic
+// in a task is raised again in the caller as its *[PanicError], and a
 // [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await16 returns the context's error at once and the tasks
-// keep running. With [Settled], the values of completed tasks are returned
+// done first, Await16 returns at once a CallError with the context's
+// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
 // along with the error; otherwise they are zero when the error is not nil.
 //
 // Await16 of tasks that have completed successfully does not allocate.
