@@ -386,7 +386,13 @@ func TestScopeSpawnRacingReturn(t *testing.T) {
 }
 
 func spawnRacingReturn(t *testing.T) {
-	for i := range 100000 {
+	// The bug showed within 200 to 1,500 Scopes; the race detector makes
+	// each one about 20 times slower.
+	n := 5000
+	if raceEnabled {
+		n = 500
+	}
+	for i := range n {
 		var returned atomic.Bool
 		var late atomic.Int32
 		spawner := make(chan any, 1)
