@@ -34,7 +34,7 @@ import (
 )
 
 func main() {
-	count := flag.Int("count", 10, "repetitions of each benchmark (-count of go test)")
+	count := flag.Int("count", 10, "repetitions of each benchmark: rounds of go test -count 1")
 	benchtime := flag.String("benchtime", "50ms", "time per repetition (-benchtime of go test)")
 	bench := flag.String("bench", "^Benchmark(Fanout|Dynamic|Stream|StreamHeap)$", "benchmarks to run (-bench of go test)")
 	input := flag.String("input", "", "render this saved go test output instead of running the benchmarks")
@@ -90,8 +90,12 @@ func main() {
 	fmt.Printf("\nwrote %s/benchmarks.md, benchmarks.svg and benchmarks.txt\n", *docs)
 }
 
-// run runs go test -bench twice: once with -benchtime 1x to learn the
-// names (and build the test binary), then for real, with a progress bar.
+// run runs go test -bench: once with -benchtime 1x to learn the names
+// (and build the test binary), then count rounds of -count 1, with a
+// progress bar. Rounds rather than -count: each round runs every
+// benchmark once, so a slow minute on a shared machine falls on every
+// implementation alike instead of on the few that -count would be
+// repeating then.
 func run(bench string, count int, benchtime string) ([]byte, error) {
 	fmt.Fprintln(os.Stderr, "report: listing the benchmarks (one iteration each)...")
 	list, err := exec.Command("go", "test", "-run", "^$", "-bench", bench, "-benchtime", "1x", ".").CombinedOutput()
@@ -104,20 +108,8 @@ func run(bench string, count int, benchtime string) ([]byte, error) {
 			names++
 		}
 	}
-	total := names * count
-	fmt.Fprintf(os.Stderr, "report: %d benchmarks × %d repetitions of %s\n", names, count, benchtime)
-
-	cmd := exec.Command("go", "test", "-run", "^$", "-bench", bench, "-benchmem",
-		"-count", fmt.Sprint(count), "-benchtime", benchtime, ".")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	bar := progressbar.NewOptions(total,
+	fmt.Fprintf(os.Stderr, "report: %d benchmarks × %d rounds of %s\n", names, count, benchtime)
+	bar := progressbar.NewOptions(names*count,
 		progressbar.OptionSetWriter(os.Stderr),
 		progressbar.OptionSetDescription("benchmarks"),
 		progressbar.OptionShowCount(),
@@ -125,20 +117,44 @@ func run(bench string, count int, benchtime string) ([]byte, error) {
 		progressbar.OptionThrottle(200*time.Millisecond),
 		progressbar.OptionClearOnFinish())
 	var raw bytes.Buffer
-	sc := bufio.NewScanner(io.TeeReader(out, &raw))
-	for sc.Scan() {
-		l := sc.Text()
-		if strings.HasPrefix(l, "Benchmark") && strings.Contains(l, "ns/op") {
+	for round := range count {
+		if err := runRound(bench, benchtime, &raw, func(name string) {
 			bar.Add(1)
-			name, _, _ := strings.Cut(l, " ")
-			bar.Describe(strings.TrimPrefix(name, "Benchmark"))
+			bar.Describe(fmt.Sprintf("round %d/%d: %s", round+1, count, strings.TrimPrefix(name, "Benchmark")))
+		}); err != nil {
+			return nil, err
 		}
 	}
 	bar.Finish()
-	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("go test -bench: %v\n%s", err, raw.Bytes())
-	}
 	return raw.Bytes(), nil
+}
+
+// runRound runs every benchmark once, appends the output to raw and
+// calls done with the name of each benchmark as it ends.
+func runRound(bench, benchtime string, raw *bytes.Buffer, done func(name string)) error {
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", bench, "-benchmem",
+		"-count", "1", "-benchtime", benchtime, ".")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	start := raw.Len()
+	sc := bufio.NewScanner(io.TeeReader(out, raw))
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.HasPrefix(l, "Benchmark") && strings.Contains(l, "ns/op") {
+			name, _, _ := strings.Cut(l, " ")
+			done(name)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("go test -bench: %v\n%s", err, raw.Bytes()[start:])
+	}
+	return nil
 }
 
 // env describes where the numbers come from.
