@@ -22,6 +22,7 @@ import (
 var fanoutCases = []fanoutCase{
 	{"sequential", 2, fanoutSequential2},
 	{"waitgroup", 2, fanoutWaitGroup2},
+	{"floor", 2, fanoutFloor2},
 	{"errgroup", 2, fanoutErrgroup2},
 	{"errgroup-ctx", 2, fanoutErrgroupCtx2},
 	{"conc-waitgroup", 2, fanoutConcWaitGroup2},
@@ -36,6 +37,7 @@ var fanoutCases = []fanoutCase{
 	{"task-go-whenall", 2, fanoutTaskGoWhenAll2},
 	{"sequential", 4, fanoutSequential4},
 	{"waitgroup", 4, fanoutWaitGroup4},
+	{"floor", 4, fanoutFloor4},
 	{"errgroup", 4, fanoutErrgroup4},
 	{"errgroup-ctx", 4, fanoutErrgroupCtx4},
 	{"conc-waitgroup", 4, fanoutConcWaitGroup4},
@@ -50,6 +52,7 @@ var fanoutCases = []fanoutCase{
 	{"task-go-whenall", 4, fanoutTaskGoWhenAll4},
 	{"sequential", 8, fanoutSequential8},
 	{"waitgroup", 8, fanoutWaitGroup8},
+	{"floor", 8, fanoutFloor8},
 	{"errgroup", 8, fanoutErrgroup8},
 	{"errgroup-ctx", 8, fanoutErrgroupCtx8},
 	{"conc-waitgroup", 8, fanoutConcWaitGroup8},
@@ -64,6 +67,7 @@ var fanoutCases = []fanoutCase{
 	{"task-go-whenall", 8, fanoutTaskGoWhenAll8},
 	{"sequential", 16, fanoutSequential16},
 	{"waitgroup", 16, fanoutWaitGroup16},
+	{"floor", 16, fanoutFloor16},
 	{"errgroup", 16, fanoutErrgroup16},
 	{"errgroup-ctx", 16, fanoutErrgroupCtx16},
 	{"conc-waitgroup", 16, fanoutConcWaitGroup16},
@@ -139,6 +143,34 @@ func fanoutWaitGroup2(b *testing.B, ctx context.Context, m mode) {
 		}
 		sinks.int = r1
 		sinks.string = r2
+	}
+}
+
+// fanoutFloor2 is what a careful expert writes by hand for one call
+// site: one struct for the results and errors, 2-1 goroutines, the last
+// function on the caller's goroutine, one sync.WaitGroup. No cancellation,
+// no panic handling: the floor every library is measured against.
+func fanoutFloor2(b *testing.B, ctx context.Context, m mode) {
+	f1 := pick[int](m)
+	f2 := pick[string](m)
+	b.ReportAllocs()
+	for range b.N {
+		s := new(struct {
+			wg sync.WaitGroup
+			r1 int
+			e1 error
+			r2 string
+			e2 error
+		})
+		s.wg.Add(2 - 1)
+		go func() { defer s.wg.Done(); s.r1, s.e1 = f1(ctx) }()
+		s.r2, s.e2 = f2(ctx)
+		s.wg.Wait()
+		if s.e1 != nil || s.e2 != nil {
+			b.Fatal(errUnexpected)
+		}
+		sinks.int = s.r1
+		sinks.string = s.r2
 	}
 }
 
@@ -465,6 +497,44 @@ func fanoutWaitGroup4(b *testing.B, ctx context.Context, m mode) {
 		sinks.string = r2
 		sinks.float64 = r3
 		sinks.point = r4
+	}
+}
+
+// fanoutFloor4 is what a careful expert writes by hand for one call
+// site: one struct for the results and errors, 4-1 goroutines, the last
+// function on the caller's goroutine, one sync.WaitGroup. No cancellation,
+// no panic handling: the floor every library is measured against.
+func fanoutFloor4(b *testing.B, ctx context.Context, m mode) {
+	f1 := pick[int](m)
+	f2 := pick[string](m)
+	f3 := pick[float64](m)
+	f4 := pick[point](m)
+	b.ReportAllocs()
+	for range b.N {
+		s := new(struct {
+			wg sync.WaitGroup
+			r1 int
+			e1 error
+			r2 string
+			e2 error
+			r3 float64
+			e3 error
+			r4 point
+			e4 error
+		})
+		s.wg.Add(4 - 1)
+		go func() { defer s.wg.Done(); s.r1, s.e1 = f1(ctx) }()
+		go func() { defer s.wg.Done(); s.r2, s.e2 = f2(ctx) }()
+		go func() { defer s.wg.Done(); s.r3, s.e3 = f3(ctx) }()
+		s.r4, s.e4 = f4(ctx)
+		s.wg.Wait()
+		if s.e1 != nil || s.e2 != nil || s.e3 != nil || s.e4 != nil {
+			b.Fatal(errUnexpected)
+		}
+		sinks.int = s.r1
+		sinks.string = s.r2
+		sinks.float64 = s.r3
+		sinks.point = s.r4
 	}
 }
 
@@ -929,6 +999,64 @@ func fanoutWaitGroup8(b *testing.B, ctx context.Context, m mode) {
 		sinks.string = r6
 		sinks.float64 = r7
 		sinks.point = r8
+	}
+}
+
+// fanoutFloor8 is what a careful expert writes by hand for one call
+// site: one struct for the results and errors, 8-1 goroutines, the last
+// function on the caller's goroutine, one sync.WaitGroup. No cancellation,
+// no panic handling: the floor every library is measured against.
+func fanoutFloor8(b *testing.B, ctx context.Context, m mode) {
+	f1 := pick[int](m)
+	f2 := pick[string](m)
+	f3 := pick[float64](m)
+	f4 := pick[point](m)
+	f5 := pick[int](m)
+	f6 := pick[string](m)
+	f7 := pick[float64](m)
+	f8 := pick[point](m)
+	b.ReportAllocs()
+	for range b.N {
+		s := new(struct {
+			wg sync.WaitGroup
+			r1 int
+			e1 error
+			r2 string
+			e2 error
+			r3 float64
+			e3 error
+			r4 point
+			e4 error
+			r5 int
+			e5 error
+			r6 string
+			e6 error
+			r7 float64
+			e7 error
+			r8 point
+			e8 error
+		})
+		s.wg.Add(8 - 1)
+		go func() { defer s.wg.Done(); s.r1, s.e1 = f1(ctx) }()
+		go func() { defer s.wg.Done(); s.r2, s.e2 = f2(ctx) }()
+		go func() { defer s.wg.Done(); s.r3, s.e3 = f3(ctx) }()
+		go func() { defer s.wg.Done(); s.r4, s.e4 = f4(ctx) }()
+		go func() { defer s.wg.Done(); s.r5, s.e5 = f5(ctx) }()
+		go func() { defer s.wg.Done(); s.r6, s.e6 = f6(ctx) }()
+		go func() { defer s.wg.Done(); s.r7, s.e7 = f7(ctx) }()
+		s.r8, s.e8 = f8(ctx)
+		s.wg.Wait()
+		if s.e1 != nil || s.e2 != nil || s.e3 != nil || s.e4 != nil || s.e5 != nil || s.e6 != nil || s.e7 != nil || s.e8 != nil {
+			b.Fatal(errUnexpected)
+		}
+		sinks.int = s.r1
+		sinks.string = s.r2
+		sinks.float64 = s.r3
+		sinks.point = s.r4
+		sinks.int = s.r5
+		sinks.string = s.r6
+		sinks.float64 = s.r7
+		sinks.point = s.r8
 	}
 }
 
@@ -1669,6 +1797,104 @@ func fanoutWaitGroup16(b *testing.B, ctx context.Context, m mode) {
 		sinks.string = r14
 		sinks.float64 = r15
 		sinks.point = r16
+	}
+}
+
+// fanoutFloor16 is what a careful expert writes by hand for one call
+// site: one struct for the results and errors, 16-1 goroutines, the last
+// function on the caller's goroutine, one sync.WaitGroup. No cancellation,
+// no panic handling: the floor every library is measured against.
+func fanoutFloor16(b *testing.B, ctx context.Context, m mode) {
+	f1 := pick[int](m)
+	f2 := pick[string](m)
+	f3 := pick[float64](m)
+	f4 := pick[point](m)
+	f5 := pick[int](m)
+	f6 := pick[string](m)
+	f7 := pick[float64](m)
+	f8 := pick[point](m)
+	f9 := pick[int](m)
+	f10 := pick[string](m)
+	f11 := pick[float64](m)
+	f12 := pick[point](m)
+	f13 := pick[int](m)
+	f14 := pick[string](m)
+	f15 := pick[float64](m)
+	f16 := pick[point](m)
+	b.ReportAllocs()
+	for range b.N {
+		s := new(struct {
+			wg  sync.WaitGroup
+			r1  int
+			e1  error
+			r2  string
+			e2  error
+			r3  float64
+			e3  error
+			r4  point
+			e4  error
+			r5  int
+			e5  error
+			r6  string
+			e6  error
+			r7  float64
+			e7  error
+			r8  point
+			e8  error
+			r9  int
+			e9  error
+			r10 string
+			e10 error
+			r11 float64
+			e11 error
+			r12 point
+			e12 error
+			r13 int
+			e13 error
+			r14 string
+			e14 error
+			r15 float64
+			e15 error
+			r16 point
+			e16 error
+		})
+		s.wg.Add(16 - 1)
+		go func() { defer s.wg.Done(); s.r1, s.e1 = f1(ctx) }()
+		go func() { defer s.wg.Done(); s.r2, s.e2 = f2(ctx) }()
+		go func() { defer s.wg.Done(); s.r3, s.e3 = f3(ctx) }()
+		go func() { defer s.wg.Done(); s.r4, s.e4 = f4(ctx) }()
+		go func() { defer s.wg.Done(); s.r5, s.e5 = f5(ctx) }()
+		go func() { defer s.wg.Done(); s.r6, s.e6 = f6(ctx) }()
+		go func() { defer s.wg.Done(); s.r7, s.e7 = f7(ctx) }()
+		go func() { defer s.wg.Done(); s.r8, s.e8 = f8(ctx) }()
+		go func() { defer s.wg.Done(); s.r9, s.e9 = f9(ctx) }()
+		go func() { defer s.wg.Done(); s.r10, s.e10 = f10(ctx) }()
+		go func() { defer s.wg.Done(); s.r11, s.e11 = f11(ctx) }()
+		go func() { defer s.wg.Done(); s.r12, s.e12 = f12(ctx) }()
+		go func() { defer s.wg.Done(); s.r13, s.e13 = f13(ctx) }()
+		go func() { defer s.wg.Done(); s.r14, s.e14 = f14(ctx) }()
+		go func() { defer s.wg.Done(); s.r15, s.e15 = f15(ctx) }()
+		s.r16, s.e16 = f16(ctx)
+		s.wg.Wait()
+		if s.e1 != nil || s.e2 != nil || s.e3 != nil || s.e4 != nil || s.e5 != nil || s.e6 != nil || s.e7 != nil || s.e8 != nil || s.e9 != nil || s.e10 != nil || s.e11 != nil || s.e12 != nil || s.e13 != nil || s.e14 != nil || s.e15 != nil || s.e16 != nil {
+			b.Fatal(errUnexpected)
+		}
+		sinks.int = s.r1
+		sinks.string = s.r2
+		sinks.float64 = s.r3
+		sinks.point = s.r4
+		sinks.int = s.r5
+		sinks.string = s.r6
+		sinks.float64 = s.r7
+		sinks.point = s.r8
+		sinks.int = s.r9
+		sinks.string = s.r10
+		sinks.float64 = s.r11
+		sinks.point = s.r12
+		sinks.int = s.r13
+		sinks.string = s.r14
+		sinks.float64 = s.r15
+		sinks.point = s.r16
 	}
 }
 
