@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"iter"
+	"slices"
 	"strconv"
 )
 
@@ -29,7 +30,7 @@ func All[T any](ctx context.Context, tasks []*Task[T], opts ...Option) ([]T, err
 	}
 	settled := options(opts)&Settled != 0
 	var seq sequence
-	for _, t := range tasks {
+	for _, t := range slices.Backward(tasks) { // see sequence
 		if err := seq.wait(ctx, &t.core); err != nil {
 			err = gaveUp("All", "tasks", err, len(tasks), func(i int) *core { return &tasks[i].core })
 			if !settled {

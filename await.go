@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"slices"
 
 	"github.com/tasktuple/task/internal/probe"
 )
@@ -17,7 +18,7 @@ func awaitCores(ctx context.Context, call string, cs []*core) (err error) {
 		defer func() { end(err) }()
 	}
 	var seq sequence
-	for _, c := range cs {
+	for _, c := range slices.Backward(cs) { // see sequence
 		if err := seq.wait(ctx, c); err != nil {
 			return gaveUp(call, "t", err, len(cs), func(i int) *core { return cs[i] })
 		}

@@ -162,7 +162,6 @@ func (r *racer[T]) launch(i int, always bool) bool {
 	}
 	r.lanes[i] = l
 	r.wg.Add(1)
-	r.running.Add(1)
 	go r.run(i, l)
 	return true
 }
@@ -186,7 +185,6 @@ func (r *racer[T]) end(i int) {
 		r.lmu.Unlock()
 	}
 	r.ended <- i
-	r.running.Add(-1)
 	r.wg.Done()
 }
 

@@ -115,8 +115,12 @@ func (c *core) wake() {
 	}
 }
 
-// A sequence waits for tasks one after another. Its link is made the first
-// time a task is pending and ctx can be canceled, and is reused.
+// A sequence waits for tasks one after another. Waiting for every task of a
+// call, it takes them last first: tasks started one after another by Go
+// tend to complete in that order, so the wait for the last usually blocks
+// once and finds the others complete, where first-to-last order would
+// block, and be woken, once for each. Its link is made the first time a
+// task is pending and ctx can be canceled, and is reused.
 type sequence struct {
 	l       *link
 	yielded bool // runtime.Gosched was called once already

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"slices"
 	"strconv"
 )
 
@@ -40,7 +41,7 @@ func WhenAll(ctx context.Context, tasks ...Awaiter) error {
 		return nil // every task has succeeded: one pass, no allocation
 	}
 	var seq sequence
-	for _, t := range tasks {
+	for _, t := range slices.Backward(tasks) { // see sequence
 		if err := seq.wait(ctx, t.awaiter()); err != nil {
 			return gaveUp("WhenAll", "tasks", err, len(tasks), func(i int) *core { return tasks[i].awaiter() })
 		}

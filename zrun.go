@@ -34,11 +34,12 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	if f2 == nil {
 		nilArg("Run2", "f2")
 	}
-	s := new(run2[T1, T2])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run2[T1, T2]{f1: f1}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(2)
-	s.running.Store(2)
-	go spawned(&s.group, 0, f1, &s.r1)
+	s.launch(s, 1)
 	local(&s.group, 1, f2, &s.r2)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -51,8 +52,17 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 type run2[T1, T2 any] struct {
 	group
 	outs [2]outcome
+	f1   func(context.Context) (T1, error)
 	r1   T1
 	r2   T2
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run2[T1, T2]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	}
 }
 
 // Run3 calls f1, f2, f3 concurrently and returns their values in
@@ -88,12 +98,12 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	if f3 == nil {
 		nilArg("Run3", "f3")
 	}
-	s := new(run3[T1, T2, T3])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run3[T1, T2, T3]{f1: f1, f2: f2}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(3)
-	s.running.Store(3)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
+	s.launch(s, 2)
 	local(&s.group, 2, f3, &s.r3)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -106,9 +116,21 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 type run3[T1, T2, T3 any] struct {
 	group
 	outs [3]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
 	r1   T1
 	r2   T2
 	r3   T3
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run3[T1, T2, T3]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	}
 }
 
 // Run4 calls f1, f2, f3, f4 concurrently and returns their values in
@@ -147,13 +169,12 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	if f4 == nil {
 		nilArg("Run4", "f4")
 	}
-	s := new(run4[T1, T2, T3, T4])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run4[T1, T2, T3, T4]{f1: f1, f2: f2, f3: f3}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(4)
-	s.running.Store(4)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
+	s.launch(s, 3)
 	local(&s.group, 3, f4, &s.r4)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -166,10 +187,25 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 type run4[T1, T2, T3, T4 any] struct {
 	group
 	outs [4]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
 	r1   T1
 	r2   T2
 	r3   T3
 	r4   T4
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run4[T1, T2, T3, T4]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	}
 }
 
 // Run5 calls f1, f2, f3, f4, f5 concurrently and returns their values in
@@ -211,14 +247,12 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	if f5 == nil {
 		nilArg("Run5", "f5")
 	}
-	s := new(run5[T1, T2, T3, T4, T5])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run5[T1, T2, T3, T4, T5]{f1: f1, f2: f2, f3: f3, f4: f4}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(5)
-	s.running.Store(5)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
+	s.launch(s, 4)
 	local(&s.group, 4, f5, &s.r5)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -231,11 +265,29 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 type run5[T1, T2, T3, T4, T5 any] struct {
 	group
 	outs [5]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
 	r1   T1
 	r2   T2
 	r3   T3
 	r4   T4
 	r5   T5
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run5[T1, T2, T3, T4, T5]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	}
 }
 
 // Run6 calls f1, f2, f3, f4, f5, f6 concurrently and returns their values in
@@ -280,15 +332,12 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	if f6 == nil {
 		nilArg("Run6", "f6")
 	}
-	s := new(run6[T1, T2, T3, T4, T5, T6])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run6[T1, T2, T3, T4, T5, T6]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(6)
-	s.running.Store(6)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
+	s.launch(s, 5)
 	local(&s.group, 5, f6, &s.r6)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -301,12 +350,33 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 type run6[T1, T2, T3, T4, T5, T6 any] struct {
 	group
 	outs [6]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
 	r1   T1
 	r2   T2
 	r3   T3
 	r4   T4
 	r5   T5
 	r6   T6
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run6[T1, T2, T3, T4, T5, T6]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	}
 }
 
 // Run7 calls f1, f2, f3, f4, f5, f6, f7 concurrently and returns their values in
@@ -354,16 +424,12 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	if f7 == nil {
 		nilArg("Run7", "f7")
 	}
-	s := new(run7[T1, T2, T3, T4, T5, T6, T7])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run7[T1, T2, T3, T4, T5, T6, T7]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(7)
-	s.running.Store(7)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
+	s.launch(s, 6)
 	local(&s.group, 6, f7, &s.r7)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -376,6 +442,12 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	group
 	outs [7]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -383,6 +455,24 @@ type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	r5   T5
 	r6   T6
 	r7   T7
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run7[T1, T2, T3, T4, T5, T6, T7]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	}
 }
 
 // Run8 calls f1, f2, f3, f4, f5, f6, f7, f8 concurrently and returns their values in
@@ -433,17 +523,12 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	if f8 == nil {
 		nilArg("Run8", "f8")
 	}
-	s := new(run8[T1, T2, T3, T4, T5, T6, T7, T8])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run8[T1, T2, T3, T4, T5, T6, T7, T8]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(8)
-	s.running.Store(8)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
-	go spawned(&s.group, 6, f7, &s.r7)
+	s.launch(s, 7)
 	local(&s.group, 7, f8, &s.r8)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -456,6 +541,13 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	group
 	outs [8]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
+	f7   func(context.Context) (T7, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -464,6 +556,26 @@ type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	r6   T6
 	r7   T7
 	r8   T8
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	case 6:
+		spawned(&s.group, 6, s.f7, &s.r7)
+	}
 }
 
 // Run9 calls f1, f2, f3, f4, f5, f6, f7, f8, f9 concurrently and returns their values in
@@ -517,18 +629,12 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	if f9 == nil {
 		nilArg("Run9", "f9")
 	}
-	s := new(run9[T1, T2, T3, T4, T5, T6, T7, T8, T9])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(9)
-	s.running.Store(9)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
-	go spawned(&s.group, 6, f7, &s.r7)
-	go spawned(&s.group, 7, f8, &s.r8)
+	s.launch(s, 8)
 	local(&s.group, 8, f9, &s.r9)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -541,6 +647,14 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
 	group
 	outs [9]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
+	f7   func(context.Context) (T7, error)
+	f8   func(context.Context) (T8, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -550,6 +664,28 @@ type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
 	r7   T7
 	r8   T8
 	r9   T9
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	case 6:
+		spawned(&s.group, 6, s.f7, &s.r7)
+	case 7:
+		spawned(&s.group, 7, s.f8, &s.r8)
+	}
 }
 
 // Run10 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10 concurrently and returns their values in
@@ -606,19 +742,12 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	if f10 == nil {
 		nilArg("Run10", "f10")
 	}
-	s := new(run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(10)
-	s.running.Store(10)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
-	go spawned(&s.group, 6, f7, &s.r7)
-	go spawned(&s.group, 7, f8, &s.r8)
-	go spawned(&s.group, 8, f9, &s.r9)
+	s.launch(s, 9)
 	local(&s.group, 9, f10, &s.r10)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -631,6 +760,15 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
 	group
 	outs [10]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
+	f7   func(context.Context) (T7, error)
+	f8   func(context.Context) (T8, error)
+	f9   func(context.Context) (T9, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -641,6 +779,30 @@ type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
 	r8   T8
 	r9   T9
 	r10  T10
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	case 6:
+		spawned(&s.group, 6, s.f7, &s.r7)
+	case 7:
+		spawned(&s.group, 7, s.f8, &s.r8)
+	case 8:
+		spawned(&s.group, 8, s.f9, &s.r9)
+	}
 }
 
 // Run11 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11 concurrently and returns their values in
@@ -700,20 +862,12 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	if f11 == nil {
 		nilArg("Run11", "f11")
 	}
-	s := new(run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(11)
-	s.running.Store(11)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
-	go spawned(&s.group, 6, f7, &s.r7)
-	go spawned(&s.group, 7, f8, &s.r8)
-	go spawned(&s.group, 8, f9, &s.r9)
-	go spawned(&s.group, 9, f10, &s.r10)
+	s.launch(s, 10)
 	local(&s.group, 10, f11, &s.r11)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -726,6 +880,16 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
 	group
 	outs [11]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
+	f7   func(context.Context) (T7, error)
+	f8   func(context.Context) (T8, error)
+	f9   func(context.Context) (T9, error)
+	f10  func(context.Context) (T10, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -737,6 +901,32 @@ type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
 	r9   T9
 	r10  T10
 	r11  T11
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	case 6:
+		spawned(&s.group, 6, s.f7, &s.r7)
+	case 7:
+		spawned(&s.group, 7, s.f8, &s.r8)
+	case 8:
+		spawned(&s.group, 8, s.f9, &s.r9)
+	case 9:
+		spawned(&s.group, 9, s.f10, &s.r10)
+	}
 }
 
 // Run12 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12 concurrently and returns their values in
@@ -799,21 +989,12 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	if f12 == nil {
 		nilArg("Run12", "f12")
 	}
-	s := new(run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(12)
-	s.running.Store(12)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
-	go spawned(&s.group, 6, f7, &s.r7)
-	go spawned(&s.group, 7, f8, &s.r8)
-	go spawned(&s.group, 8, f9, &s.r9)
-	go spawned(&s.group, 9, f10, &s.r10)
-	go spawned(&s.group, 10, f11, &s.r11)
+	s.launch(s, 11)
 	local(&s.group, 11, f12, &s.r12)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -826,6 +1007,17 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
 	group
 	outs [12]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
+	f7   func(context.Context) (T7, error)
+	f8   func(context.Context) (T8, error)
+	f9   func(context.Context) (T9, error)
+	f10  func(context.Context) (T10, error)
+	f11  func(context.Context) (T11, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -838,6 +1030,34 @@ type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
 	r10  T10
 	r11  T11
 	r12  T12
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	case 6:
+		spawned(&s.group, 6, s.f7, &s.r7)
+	case 7:
+		spawned(&s.group, 7, s.f8, &s.r8)
+	case 8:
+		spawned(&s.group, 8, s.f9, &s.r9)
+	case 9:
+		spawned(&s.group, 9, s.f10, &s.r10)
+	case 10:
+		spawned(&s.group, 10, s.f11, &s.r11)
+	}
 }
 
 // Run13 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13 concurrently and returns their values in
@@ -903,22 +1123,12 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	if f13 == nil {
 		nilArg("Run13", "f13")
 	}
-	s := new(run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(13)
-	s.running.Store(13)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
-	go spawned(&s.group, 6, f7, &s.r7)
-	go spawned(&s.group, 7, f8, &s.r8)
-	go spawned(&s.group, 8, f9, &s.r9)
-	go spawned(&s.group, 9, f10, &s.r10)
-	go spawned(&s.group, 10, f11, &s.r11)
-	go spawned(&s.group, 11, f12, &s.r12)
+	s.launch(s, 12)
 	local(&s.group, 12, f13, &s.r13)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -931,6 +1141,18 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
 	group
 	outs [13]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
+	f7   func(context.Context) (T7, error)
+	f8   func(context.Context) (T8, error)
+	f9   func(context.Context) (T9, error)
+	f10  func(context.Context) (T10, error)
+	f11  func(context.Context) (T11, error)
+	f12  func(context.Context) (T12, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -944,6 +1166,36 @@ type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
 	r11  T11
 	r12  T12
 	r13  T13
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	case 6:
+		spawned(&s.group, 6, s.f7, &s.r7)
+	case 7:
+		spawned(&s.group, 7, s.f8, &s.r8)
+	case 8:
+		spawned(&s.group, 8, s.f9, &s.r9)
+	case 9:
+		spawned(&s.group, 9, s.f10, &s.r10)
+	case 10:
+		spawned(&s.group, 10, s.f11, &s.r11)
+	case 11:
+		spawned(&s.group, 11, s.f12, &s.r12)
+	}
 }
 
 // Run14 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14 concurrently and returns their values in
@@ -1012,23 +1264,12 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	if f14 == nil {
 		nilArg("Run14", "f14")
 	}
-	s := new(run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(14)
-	s.running.Store(14)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
-	go spawned(&s.group, 6, f7, &s.r7)
-	go spawned(&s.group, 7, f8, &s.r8)
-	go spawned(&s.group, 8, f9, &s.r9)
-	go spawned(&s.group, 9, f10, &s.r10)
-	go spawned(&s.group, 10, f11, &s.r11)
-	go spawned(&s.group, 11, f12, &s.r12)
-	go spawned(&s.group, 12, f13, &s.r13)
+	s.launch(s, 13)
 	local(&s.group, 13, f14, &s.r14)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1041,6 +1282,19 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] struct {
 	group
 	outs [14]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
+	f7   func(context.Context) (T7, error)
+	f8   func(context.Context) (T8, error)
+	f9   func(context.Context) (T9, error)
+	f10  func(context.Context) (T10, error)
+	f11  func(context.Context) (T11, error)
+	f12  func(context.Context) (T12, error)
+	f13  func(context.Context) (T13, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -1055,6 +1309,38 @@ type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] stru
 	r12  T12
 	r13  T13
 	r14  T14
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	case 6:
+		spawned(&s.group, 6, s.f7, &s.r7)
+	case 7:
+		spawned(&s.group, 7, s.f8, &s.r8)
+	case 8:
+		spawned(&s.group, 8, s.f9, &s.r9)
+	case 9:
+		spawned(&s.group, 9, s.f10, &s.r10)
+	case 10:
+		spawned(&s.group, 10, s.f11, &s.r11)
+	case 11:
+		spawned(&s.group, 11, s.f12, &s.r12)
+	case 12:
+		spawned(&s.group, 12, s.f13, &s.r13)
+	}
 }
 
 // Run15 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15 concurrently and returns their values in
@@ -1126,24 +1412,12 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	if f15 == nil {
 		nilArg("Run15", "f15")
 	}
-	s := new(run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(15)
-	s.running.Store(15)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
-	go spawned(&s.group, 6, f7, &s.r7)
-	go spawned(&s.group, 7, f8, &s.r8)
-	go spawned(&s.group, 8, f9, &s.r9)
-	go spawned(&s.group, 9, f10, &s.r10)
-	go spawned(&s.group, 10, f11, &s.r11)
-	go spawned(&s.group, 11, f12, &s.r12)
-	go spawned(&s.group, 12, f13, &s.r13)
-	go spawned(&s.group, 13, f14, &s.r14)
+	s.launch(s, 14)
 	local(&s.group, 14, f15, &s.r15)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1156,6 +1430,20 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any] struct {
 	group
 	outs [15]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
+	f7   func(context.Context) (T7, error)
+	f8   func(context.Context) (T8, error)
+	f9   func(context.Context) (T9, error)
+	f10  func(context.Context) (T10, error)
+	f11  func(context.Context) (T11, error)
+	f12  func(context.Context) (T12, error)
+	f13  func(context.Context) (T13, error)
+	f14  func(context.Context) (T14, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -1171,6 +1459,40 @@ type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	r13  T13
 	r14  T14
 	r15  T15
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	case 6:
+		spawned(&s.group, 6, s.f7, &s.r7)
+	case 7:
+		spawned(&s.group, 7, s.f8, &s.r8)
+	case 8:
+		spawned(&s.group, 8, s.f9, &s.r9)
+	case 9:
+		spawned(&s.group, 9, s.f10, &s.r10)
+	case 10:
+		spawned(&s.group, 10, s.f11, &s.r11)
+	case 11:
+		spawned(&s.group, 11, s.f12, &s.r12)
+	case 12:
+		spawned(&s.group, 12, s.f13, &s.r13)
+	case 13:
+		spawned(&s.group, 13, s.f14, &s.r14)
+	}
 }
 
 // Run16 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16 concurrently and returns their values in
@@ -1245,25 +1567,12 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	if f16 == nil {
 		nilArg("Run16", "f16")
 	}
-	s := new(run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16])
+	// The functions are stored as the state is made, so the stores need no
+	// write barrier.
+	s := &run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14, f15: f15}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(16)
-	s.running.Store(16)
-	go spawned(&s.group, 0, f1, &s.r1)
-	go spawned(&s.group, 1, f2, &s.r2)
-	go spawned(&s.group, 2, f3, &s.r3)
-	go spawned(&s.group, 3, f4, &s.r4)
-	go spawned(&s.group, 4, f5, &s.r5)
-	go spawned(&s.group, 5, f6, &s.r6)
-	go spawned(&s.group, 6, f7, &s.r7)
-	go spawned(&s.group, 7, f8, &s.r8)
-	go spawned(&s.group, 8, f9, &s.r9)
-	go spawned(&s.group, 9, f10, &s.r10)
-	go spawned(&s.group, 10, f11, &s.r11)
-	go spawned(&s.group, 11, f12, &s.r12)
-	go spawned(&s.group, 12, f13, &s.r13)
-	go spawned(&s.group, 13, f14, &s.r14)
-	go spawned(&s.group, 14, f15, &s.r15)
+	s.launch(s, 15)
 	local(&s.group, 15, f16, &s.r16)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1276,6 +1585,21 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 type run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16 any] struct {
 	group
 	outs [16]outcome
+	f1   func(context.Context) (T1, error)
+	f2   func(context.Context) (T2, error)
+	f3   func(context.Context) (T3, error)
+	f4   func(context.Context) (T4, error)
+	f5   func(context.Context) (T5, error)
+	f6   func(context.Context) (T6, error)
+	f7   func(context.Context) (T7, error)
+	f8   func(context.Context) (T8, error)
+	f9   func(context.Context) (T9, error)
+	f10  func(context.Context) (T10, error)
+	f11  func(context.Context) (T11, error)
+	f12  func(context.Context) (T12, error)
+	f13  func(context.Context) (T13, error)
+	f14  func(context.Context) (T14, error)
+	f15  func(context.Context) (T15, error)
 	r1   T1
 	r2   T2
 	r3   T3
@@ -1292,4 +1616,40 @@ type run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	r14  T14
 	r15  T15
 	r16  T16
+}
+
+// start runs function i+1 in a goroutine that launch started.
+func (s *run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]) start(i int) {
+	switch i {
+	case 0:
+		spawned(&s.group, 0, s.f1, &s.r1)
+	case 1:
+		spawned(&s.group, 1, s.f2, &s.r2)
+	case 2:
+		spawned(&s.group, 2, s.f3, &s.r3)
+	case 3:
+		spawned(&s.group, 3, s.f4, &s.r4)
+	case 4:
+		spawned(&s.group, 4, s.f5, &s.r5)
+	case 5:
+		spawned(&s.group, 5, s.f6, &s.r6)
+	case 6:
+		spawned(&s.group, 6, s.f7, &s.r7)
+	case 7:
+		spawned(&s.group, 7, s.f8, &s.r8)
+	case 8:
+		spawned(&s.group, 8, s.f9, &s.r9)
+	case 9:
+		spawned(&s.group, 9, s.f10, &s.r10)
+	case 10:
+		spawned(&s.group, 10, s.f11, &s.r11)
+	case 11:
+		spawned(&s.group, 11, s.f12, &s.r12)
+	case 12:
+		spawned(&s.group, 12, s.f13, &s.r13)
+	case 13:
+		spawned(&s.group, 13, s.f14, &s.r14)
+	case 14:
+		spawned(&s.group, 14, s.f15, &s.r15)
+	}
 }
