@@ -187,8 +187,10 @@ func (g *group) finish(i int) {
 
 // record records the end of function i: marks a cancellation induced by
 // the group or by the parent, and starts the fail-fast cancellation.
-func (g *group) record(i int) {
-	o := &g.outs[i]
+func (g *group) record(i int) { g.recordAt(i, &g.outs[i]) }
+
+// recordAt is record for an outcome o kept elsewhere than g.outs.
+func (g *group) recordAt(i int, o *outcome) {
 	g.classify(o)
 	racing := g.kind == race || g.kind == hedge
 	switch {
@@ -292,15 +294,19 @@ func (g *group) settle() {
 // collect gathers the outcomes of a settled group into a CallError.
 func (g *group) collect() (failures, error) {
 	f := g.failures()
-	first, _ := g.first.(*PositionError) // reused: a sibling's error may wrap it
 	for i, o := range g.outs {
-		pe := first
-		if first != nil && first.Index != i {
-			pe = nil
-		}
-		f.add(i, o, pe)
+		g.add(&f, i, o)
 	}
 	return f, f.err(g.parent)
+}
+
+// add adds the outcome o of function i to f.
+func (g *group) add(f *failures, i int, o outcome) {
+	pe, _ := g.first.(*PositionError) // reused: a sibling's error may wrap it
+	if pe != nil && pe.Index != i {
+		pe = nil
+	}
+	f.add(i, o, pe)
 }
 
 // childCtx returns the child context, making it on first use.
