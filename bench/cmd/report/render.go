@@ -37,30 +37,59 @@ func ratio(a, b float64) string {
 func tables(w *bytes.Buffer, r *results) {
 	for _, mode := range r.modes {
 		fmt.Fprintf(w, "### %s (mode=%s)\n\n", modeTitles[mode], mode)
-		fmt.Fprintf(w, "Ratios against `%s`.\n\n", baseline(mode))
+		fmt.Fprintf(w, "Ratios against `%s`%s.\n\n", baseline(mode), floorNote(r, mode))
 		for _, n := range r.ns {
 			base, ok := r.rows[key{baseline(mode), n, mode}]
 			if !ok {
 				continue
 			}
+			floor, hasFloor := r.rows[key{floorImpl, n, mode}]
 			fmt.Fprintf(w, "N = %d\n\n", n)
-			fmt.Fprintln(w, "| Method | Mean | Ratio | Allocated | Alloc Ratio | Allocs |")
-			fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: |")
+			fmt.Fprintln(w, "| Method | Mean | Ratio |"+floorHeader(hasFloor)+" Allocated | Alloc Ratio | Allocs |")
+			fmt.Fprintln(w, "| --- | ---: | ---: |"+floorRule(hasFloor)+" ---: | ---: | ---: |")
 			for _, impl := range r.impls {
 				s, ok := r.rows[key{impl, n, mode}]
 				if !ok {
 					continue
 				}
-				name := impl
-				if isOurs(impl) {
-					name = "**" + impl + "**"
-				}
-				fmt.Fprintf(w, "| %s | %s | %s | %.0f B | %s | %.0f |\n", name, formatNs(s.ns), ratio(s.ns, base.ns),
-					s.bytes, ratio(s.bytes, base.bytes), s.allocs)
+				fmt.Fprintf(w, "| %s | %s | %s |%s %.0f B | %s | %.0f |\n", implName(impl), formatNs(s.ns), ratio(s.ns, base.ns),
+					floorCell(hasFloor, s, floor), s.bytes, ratio(s.bytes, base.bytes), s.allocs)
 			}
 			fmt.Fprintln(w)
 		}
 	}
+}
+
+// floorImpl is the implementation of every set that is written by hand for
+// the one call site, as an expert would: issue 13's performance bar.
+const floorImpl = "floor"
+
+// floorNote completes the line above a mode's tables when the floor was
+// measured in that mode.
+func floorNote(r *results, mode string) string {
+	for _, n := range r.ns {
+		if _, ok := r.rows[key{floorImpl, n, mode}]; ok {
+			return "; **vs floor** is time / bytes against `floor`, the hand-written floor, at the same size"
+		}
+	}
+	return ""
+}
+
+// floorHeader, floorRule and floorCell make the "vs floor" column of a
+// table, which is there only when the floor was measured at the table's
+// size and mode.
+func floorHeader(ok bool) string { return cond(ok, " vs floor |") }
+func floorRule(ok bool) string   { return cond(ok, " ---: |") }
+
+func floorCell(ok bool, s, floor stat) string {
+	return cond(ok, fmt.Sprintf(" %s / %s |", ratio(s.ns, floor.ns), ratio(s.bytes, floor.bytes)))
+}
+
+func cond(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
 }
 
 // tablesOnly is what the command prints on its standard output.
@@ -180,7 +209,8 @@ in %[2]d rounds of `+"`go test -bench -count 1`"+`: each round runs every benchm
 minute on this shared machine falls on every implementation alike. **Mean** is the median of the rounds
 (golang.org/x/perf benchmath), **Ratio** and **Alloc Ratio** are against the hand-written
 `+"`sync.WaitGroup`"+` of the same N and mode (for already-completed results, against reugn/async's
-completed future). Two more sets follow the fan-out: a [dynamic fan-out](#dynamic-fan-out) of
+completed future). **vs floor** is the time and the bytes against `+"`floor`"+`, what an expert writes
+by hand for the one call site, of the same N and mode: issue 13 makes it the bar. Two more sets follow the fan-out: a [dynamic fan-out](#dynamic-fan-out) of
 16 to 100,000 children started by a loop, and [streaming](#streaming) 10^3 and 10^6 inputs at a
 limit. The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
 
@@ -274,8 +304,9 @@ func renderDynamic(w *bytes.Buffer, r *results) {
 	}
 	fmt.Fprintln(w, "A loop starts n children, n known only as it runs; each child takes a context and returns an")
 	fmt.Fprintln(w, "int at once, or after one runtime.Gosched. Every implementation returns the n results in a")
-	fmt.Fprintln(w, "slice in child order and cancels the others' context on the first error. **Per child** is the")
-	fmt.Fprintln(w, "mean divided by n; **Ratio** and **Alloc Ratio** are against `errgroup.WithContext`.")
+	fmt.Fprintln(w, "slice in child order and, but for the hand-written `floor`, cancels the others' context on the")
+	fmt.Fprintln(w, "first error. **Per child** is the mean divided by n; **Ratio** and **Alloc Ratio** are against")
+	fmt.Fprintln(w, "`errgroup.WithContext`, **vs floor** is the time and the bytes against `floor`.")
 	fmt.Fprintln(w)
 	for _, impl := range r.impls {
 		fmt.Fprintf(w, "- `%s`: %s\n", impl, dynamicNotes[impl])
@@ -296,7 +327,8 @@ func renderStream(w *bytes.Buffer, r, heap *results) {
 	fmt.Fprintln(w, "an API's pages would), mapped by a function that returns at once, at most 8 calls at a time,")
 	fmt.Fprintln(w, "each result handed to the consumer. **Ratio** and **Alloc Ratio** are against the hand-written")
 	fmt.Fprintln(w, "pipeline that hands the results on in the same order (`pipeline` for input order,")
-	fmt.Fprintln(w, "`pipeline-unordered` for completion order).")
+	fmt.Fprintln(w, "`pipeline-unordered` for completion order); **vs floor** is the time and the bytes against")
+	fmt.Fprintln(w, "`floor`, the fewest moving parts that stream in input order at the limit.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The heap columns come from BenchmarkStreamHeap, a separate run of the same streams.")
 	fmt.Fprintln(w, "**Peak heap** is the most the heap's objects took during a run (`runtime.MemStats.HeapAlloc`,")

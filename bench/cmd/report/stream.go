@@ -20,6 +20,7 @@ func streamBaseline(impl string) string {
 // streamOrder is the order each implementation hands the results on in.
 var streamOrder = map[string]string{
 	"pipeline":              "input",
+	"floor":                 "input",
 	"pipeline-unordered":    "completion",
 	"conc-stream":           "input",
 	"task-map":              "input",
@@ -49,9 +50,10 @@ func streamTables(w *bytes.Buffer, r, heap *results) {
 			if _, ok := r.rows[key{"pipeline", n, mode}]; !ok {
 				continue
 			}
+			floor, hasFloor := r.rows[key{floorImpl, n, mode}]
 			fmt.Fprintf(w, "### %s inputs (%s)\n\n", thousands(n), mode)
-			fmt.Fprintln(w, "| Method | Order | Mean | Per input | Ratio | Allocated | Alloc Ratio | Allocs | Peak heap | Held heap |")
-			fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+			fmt.Fprintln(w, "| Method | Order | Mean | Per input | Ratio |"+floorHeader(hasFloor)+" Allocated | Alloc Ratio | Allocs | Peak heap | Held heap |")
+			fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: |"+floorRule(hasFloor)+" ---: | ---: | ---: | ---: | ---: |")
 			for _, impl := range r.impls {
 				s, ok := r.rows[key{impl, n, mode}]
 				if !ok {
@@ -62,8 +64,9 @@ func streamTables(w *bytes.Buffer, r, heap *results) {
 				if h, ok := heap.rows[key{impl, n, mode}]; ok {
 					peak, held = formatBytes(h.metrics["peak-heap-B"]), formatBytes(h.metrics["held-heap-B"])
 				}
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.0f B | %s | %.0f | %s | %s |\n", implName(impl), streamOrder[impl],
-					formatNs(s.ns), formatNs(s.ns/float64(n)), ratio(s.ns, base.ns), s.bytes, ratio(s.bytes, base.bytes), s.allocs, peak, held)
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |%s %.0f B | %s | %.0f | %s | %s |\n", implName(impl), streamOrder[impl],
+					formatNs(s.ns), formatNs(s.ns/float64(n)), ratio(s.ns, base.ns), floorCell(hasFloor, s, floor),
+					s.bytes, ratio(s.bytes, base.bytes), s.allocs, peak, held)
 			}
 			fmt.Fprintln(w)
 		}
