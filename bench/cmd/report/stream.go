@@ -29,6 +29,7 @@ var streamOrder = map[string]string{
 }
 
 var streamNotes = map[string]string{
+	"floor":                 "what an expert writes by hand for this one site: limit workers reading numbered inputs from a channel and writing each output to its index of a window of 256, the caller sending a window's inputs as it pulls them, waiting on one sync.WaitGroup and handing the window on in input order; no cancellation, and a slow call would hold up its window (issue 13's bar, the **vs floor** column)",
 	"pipeline":              "the channel pipeline written by hand: a producer goroutine, limit workers, and the consumer holding early results in a map until the ones before them come: the baseline of the in-order rows",
 	"pipeline-unordered":    "the same pipeline handing the results on as they come: the baseline of the completion-order rows",
 	"conc-stream":           "conc stream.New().WithMaxGoroutines(limit): each task returns a callback, called in submission order",
