@@ -30,13 +30,12 @@ var scaleNs = []int{1000, 100_000}
 //     starts a goroutine that waits for that first yield and completes the
 //     others in order while the range waits for them: every task but the
 //     last is registered with the range while pending, and woken by its
-//     completion.
-//     The sources, their slice, the channel and the goroutine are made with
-//     the timer stopped (testing.B.StopTimer also stops the count of
-//     allocations), so they are not counted. What is counted is the range
-//     (WhenEach's iterator, the registrations and the waits) and the
-//     completer's calls to Complete, which run while the timer runs: the
-//     wake-ups they make are part of what a pending range costs.
+//     completion. The sources, their slice, the channel and the goroutine
+//     are made with the timer stopped (testing.B.StopTimer also stops the
+//     count of allocations), so they are not counted. What is counted is
+//     the range (WhenEach's iterator, the registrations and the waits) and
+//     the completer's calls to Complete, which run while the timer runs:
+//     the wake-ups they make are part of what a pending range costs.
 //
 // impl=task-map, mode=limit8: one op is task.Map over n ints, at most 8
 // calls at once, of a function that returns at once; the inputs are made
