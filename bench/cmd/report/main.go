@@ -1,6 +1,6 @@
 // Command report runs the side-by-side benchmarks of this module with
-// repetitions (BenchmarkFanout, BenchmarkDynamic, BenchmarkStream and
-// BenchmarkStreamHeap), takes medians, and writes docs/benchmarks.md (tables
+// repetitions (BenchmarkFanout, BenchmarkDynamic, BenchmarkStream,
+// BenchmarkStreamHeap and BenchmarkScale), takes medians, and writes docs/benchmarks.md (tables
 // in the shape of BenchmarkDotNet: Method | Mean | Ratio | Allocated | Alloc
 // Ratio), docs/benchmarks.svg (time and allocations against N per library,
 // for the fan-out of N typed calls) and docs/benchmarks.txt (the raw
@@ -36,7 +36,7 @@ import (
 func main() {
 	count := flag.Int("count", 10, "repetitions of each benchmark: rounds of go test -count 1")
 	benchtime := flag.String("benchtime", "50ms", "time per repetition (-benchtime of go test)")
-	bench := flag.String("bench", "^Benchmark(Fanout|Dynamic|Stream|StreamHeap)$", "benchmarks to run (-bench of go test)")
+	bench := flag.String("bench", "^Benchmark(Fanout|Dynamic|Stream|StreamHeap|Scale)$", "benchmarks to run (-bench of go test)")
 	input := flag.String("input", "", "render this saved go test output instead of running the benchmarks")
 	docs := flag.String("docs", "../docs", "folder to write benchmarks.md, .svg and .txt to")
 	flag.Parse()

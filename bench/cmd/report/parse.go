@@ -17,9 +17,10 @@ const (
 	benchDynamic    = "Dynamic"    // a loop that starts n children: impl, n, mode
 	benchStream     = "Stream"     // a stream of n inputs: impl, n, limit
 	benchStreamHeap = "StreamHeap" // the heap of the same streams
+	benchScale      = "Scale"      // costs that must not grow with n: impl, n, mode
 )
 
-var benchNames = []string{benchFanout, benchDynamic, benchStream, benchStreamHeap}
+var benchNames = []string{benchFanout, benchDynamic, benchStream, benchStreamHeap, benchScale}
 
 // key names one sub-benchmark: BenchmarkFanout/impl=X/n=N/mode=M. Where
 // the name has no mode, mode holds its other key=value parts
@@ -74,6 +75,13 @@ type results struct {
 	impls []string // in the order of the output
 	modes []string
 	ns    []int
+}
+
+// row returns the medians of impl at n and mode, and whether they were
+// measured.
+func (r *results) row(impl string, n int, mode string) (stat, bool) {
+	s, ok := r.rows[key{impl, n, mode}]
+	return s, ok
 }
 
 func (r *results) countPerName() int {

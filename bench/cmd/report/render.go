@@ -37,30 +37,59 @@ func ratio(a, b float64) string {
 func tables(w *bytes.Buffer, r *results) {
 	for _, mode := range r.modes {
 		fmt.Fprintf(w, "### %s (mode=%s)\n\n", modeTitles[mode], mode)
-		fmt.Fprintf(w, "Ratios against `%s`.\n\n", baseline(mode))
+		fmt.Fprintf(w, "Ratios against `%s`%s.\n\n", baseline(mode), floorNote(r, mode))
 		for _, n := range r.ns {
 			base, ok := r.rows[key{baseline(mode), n, mode}]
 			if !ok {
 				continue
 			}
+			floor, hasFloor := r.rows[key{floorImpl, n, mode}]
 			fmt.Fprintf(w, "N = %d\n\n", n)
-			fmt.Fprintln(w, "| Method | Mean | Ratio | Allocated | Alloc Ratio | Allocs |")
-			fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: |")
+			fmt.Fprintln(w, "| Method | Mean | Ratio |"+floorHeader(hasFloor)+" Allocated | Alloc Ratio | Allocs |")
+			fmt.Fprintln(w, "| --- | ---: | ---: |"+floorRule(hasFloor)+" ---: | ---: | ---: |")
 			for _, impl := range r.impls {
 				s, ok := r.rows[key{impl, n, mode}]
 				if !ok {
 					continue
 				}
-				name := impl
-				if isOurs(impl) {
-					name = "**" + impl + "**"
-				}
-				fmt.Fprintf(w, "| %s | %s | %s | %.0f B | %s | %.0f |\n", name, formatNs(s.ns), ratio(s.ns, base.ns),
-					s.bytes, ratio(s.bytes, base.bytes), s.allocs)
+				fmt.Fprintf(w, "| %s | %s | %s |%s %.0f B | %s | %.0f |\n", implName(impl), formatNs(s.ns), ratio(s.ns, base.ns),
+					floorCell(hasFloor, s, floor), s.bytes, ratio(s.bytes, base.bytes), s.allocs)
 			}
 			fmt.Fprintln(w)
 		}
 	}
+}
+
+// floorImpl is the implementation of every set that is written by hand for
+// the one call site, as an expert would: issue 13's performance bar.
+const floorImpl = "floor"
+
+// floorNote completes the line above a mode's tables when the floor was
+// measured in that mode.
+func floorNote(r *results, mode string) string {
+	for _, n := range r.ns {
+		if _, ok := r.rows[key{floorImpl, n, mode}]; ok {
+			return "; **vs floor** is time / bytes against `floor`, the hand-written floor, at the same size"
+		}
+	}
+	return ""
+}
+
+// floorHeader, floorRule and floorCell make the "vs floor" column of a
+// table, which is there only when the floor was measured at the table's
+// size and mode.
+func floorHeader(ok bool) string { return cond(ok, " vs floor |") }
+func floorRule(ok bool) string   { return cond(ok, " ---: |") }
+
+func floorCell(ok bool, s, floor stat) string {
+	return cond(ok, fmt.Sprintf(" %s / %s |", ratio(s.ns, floor.ns), ratio(s.bytes, floor.bytes)))
+}
+
+func cond(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
 }
 
 // tablesOnly is what the command prints on its standard output.
@@ -69,6 +98,7 @@ func tablesOnly(s suite) []byte {
 	tables(&w, s.of(benchFanout))
 	dynamicTables(&w, s.of(benchDynamic))
 	streamTables(&w, s.of(benchStream), s.of(benchStreamHeap))
+	scaleTables(&w, s.of(benchScale))
 	return w.Bytes()
 }
 
@@ -81,10 +111,7 @@ type target struct {
 
 func targets(r *results) []target {
 	var ts []target
-	get := func(impl string, n int, mode string) (stat, bool) {
-		s, ok := r.rows[key{impl, n, mode}]
-		return s, ok
-	}
+	get := r.row
 	// 1. AwaitN of completed tasks: 0 B/op, at most 0.1x the fastest peer.
 	for _, n := range r.ns {
 		ours, ok := get("task-await", n, "completed")
@@ -109,7 +136,7 @@ func targets(r *results) []target {
 				"smallest form, which keeps the nil-argument checks the API promises).",
 		})
 	}
-	// 2. RunN: at most N allocations; 0.6x errgroup.WithContext at N=2; no slower than errgroup at N=16.
+	// 2. RunN: at most N allocations.
 	for _, n := range r.ns {
 		if s, ok := get("task-run", n, "immediate"); ok {
 			ts = append(ts, target{
@@ -119,42 +146,92 @@ func targets(r *results) []target {
 			})
 		}
 	}
-	for _, mode := range []string{"immediate", "yield", "usesctx"} {
-		if ours, ok := get("task-run", 2, mode); ok {
-			if eg, ok := get("errgroup-ctx", 2, mode); ok {
-				ts = append(ts, target{
-					what:     fmt.Sprintf("Run2 ≤ 0.6× errgroup.WithContext's time (mode=%s)", mode),
-					measured: fmt.Sprintf("%s vs %s = %s×", formatNs(ours.ns), formatNs(eg.ns), ratio(ours.ns, eg.ns)),
-					met:      ours.ns <= 0.6*eg.ns,
-					why: "Most of the time of a two-call fan-out is the runtime waking a second thread for the new " +
-						"goroutine and waking the caller back; Run2 starts one goroutine where errgroup starts two, " +
-						"and allocates 2 times instead of 9, but the wake-ups it shares with every peer bound the ratio.",
-				})
-			}
-		}
-		if ours, ok := get("task-run", 16, mode); ok {
-			if eg, ok := get("errgroup", 16, mode); ok {
-				// Slower means a higher median that a Mann-Whitney U test
-				// (benchstat's) tells apart from errgroup's at p < 0.05.
-				p := pValue(ours, eg)
-				measured := fmt.Sprintf("%s vs %s = %s×", formatNs(ours.ns), formatNs(eg.ns), ratio(ours.ns, eg.ns))
-				if ours.ns > eg.ns {
-					measured += fmt.Sprintf(", not a significant difference (p=%.2f)", p)
-					if p < 0.05 {
-						measured = fmt.Sprintf("%s vs %s = %s×, significant (p=%.3f)", formatNs(ours.ns), formatNs(eg.ns), ratio(ours.ns, eg.ns), p)
-					}
-				}
-				ts = append(ts, target{
-					what:     fmt.Sprintf("Run16 no slower than errgroup (mode=%s)", mode),
-					measured: measured,
-					met:      ours.ns <= eg.ns || p >= 0.05,
-					why: "At N = 16 both libraries start 15-16 goroutines and the runtime's scheduling dominates; " +
-						"on this 2-core shared machine one benchmark's repetitions spread by ±20-30%.",
-				})
-			}
+	// 3. Issue 13, from the medians of the run: Run16 at or under 0.85×
+	// errgroup and 1.1× the floor; Run2 at or under 0.5×
+	// errgroup.WithContext and 1.1× the floor.
+	for _, mode := range issue13Modes {
+		ours, ok1 := get("task-run", 16, mode)
+		eg, ok2 := get("errgroup", 16, mode)
+		floor, ok3 := get(floorImpl, 16, mode)
+		if ok1 && ok2 && ok3 {
+			ts = append(ts, target{
+				what: fmt.Sprintf("Run16 at or under 0.85× errgroup and 1.1× the floor (mode=%s)", mode),
+				measured: fmt.Sprintf("%s: %s, %s%s", formatNs(ours.ns), against(ours, "errgroup", eg), against(ours, floorImpl, floor),
+					alsoAgainst(r, ours, "errgroup-ctx", 16, mode)),
+				met: ours.ns <= 0.85*eg.ns && ours.ns <= 1.1*floor.ns,
+				why: run16Why,
+			})
 		}
 	}
-	// 3. Go + AwaitN: at most 2 allocations per task.
+	for _, mode := range issue13Modes {
+		ours, ok1 := get("task-run", 2, mode)
+		egc, ok2 := get("errgroup-ctx", 2, mode)
+		floor, ok3 := get(floorImpl, 2, mode)
+		if ok1 && ok2 && ok3 {
+			ts = append(ts, target{
+				what: fmt.Sprintf("Run2 at or under 0.5× errgroup.WithContext and 1.1× the floor (mode=%s)", mode),
+				measured: fmt.Sprintf("%s: %s, %s%s", formatNs(ours.ns), against(ours, "errgroup-ctx", egc), against(ours, floorImpl, floor),
+					alsoAgainst(r, ours, "errgroup", 2, mode)),
+				met: ours.ns <= 0.5*egc.ns && ours.ns <= 1.1*floor.ns,
+				why: run2Why,
+			})
+		}
+	}
+	// The old targets of RunN's time, in the mode issue 13 leaves out:
+	// Run2 at or under 0.6× errgroup.WithContext, Run16 no slower than
+	// errgroup.
+	const usesCtx = "usesctx"
+	if ours, ok := get("task-run", 2, usesCtx); ok {
+		if eg, ok := get("errgroup-ctx", 2, usesCtx); ok {
+			ts = append(ts, target{
+				what:     fmt.Sprintf("Run2 ≤ 0.6× errgroup.WithContext's time (mode=%s)", usesCtx),
+				measured: fmt.Sprintf("%s vs %s = %s×", formatNs(ours.ns), formatNs(eg.ns), ratio(ours.ns, eg.ns)),
+				met:      ours.ns <= 0.6*eg.ns,
+				why: "Most of the time of a two-call fan-out is the runtime waking a second thread for the new " +
+					"goroutine and waking the caller back; Run2 starts one goroutine where errgroup starts two, " +
+					"and allocates 2 times instead of 9, but the wake-ups it shares with every peer bound the ratio.",
+			})
+		}
+	}
+	if ours, ok := get("task-run", 16, usesCtx); ok {
+		if eg, ok := get("errgroup", 16, usesCtx); ok {
+			// Slower means a higher median that a Mann-Whitney U test
+			// (benchstat's) tells apart from errgroup's at p < 0.05.
+			p := pValue(ours, eg)
+			measured := fmt.Sprintf("%s vs %s = %s×", formatNs(ours.ns), formatNs(eg.ns), ratio(ours.ns, eg.ns))
+			if ours.ns > eg.ns {
+				measured += fmt.Sprintf(", not a significant difference (p=%.2f)", p)
+				if p < 0.05 {
+					measured = fmt.Sprintf("%s vs %s = %s×, significant (p=%.3f)", formatNs(ours.ns), formatNs(eg.ns), ratio(ours.ns, eg.ns), p)
+				}
+			}
+			ts = append(ts, target{
+				what:     fmt.Sprintf("Run16 no slower than errgroup (mode=%s)", usesCtx),
+				measured: measured,
+				met:      ours.ns <= eg.ns || p >= 0.05,
+				why: "At N = 16 both libraries start 15-16 goroutines and the runtime's scheduling dominates; " +
+					"on this 2-core shared machine one benchmark's repetitions spread by ±20-30%.",
+			})
+		}
+	}
+	// 4. Issue 13: Go×N + AwaitN at or under 1.2× the hand-written
+	// WaitGroup at every N, with its ratio to the floor beside.
+	for _, mode := range issue13Modes {
+		for _, n := range r.ns {
+			ours, ok1 := get("task-go-await", n, mode)
+			wg, ok2 := get("waitgroup", n, mode)
+			if !ok1 || !ok2 {
+				continue
+			}
+			ts = append(ts, target{
+				what:     fmt.Sprintf("Go×%d + Await%d at or under 1.2× the hand-written WaitGroup (mode=%s)", n, n, mode),
+				measured: fmt.Sprintf("%s: %s%s", formatNs(ours.ns), against(ours, "waitgroup", wg), alsoAgainst(r, ours, floorImpl, n, mode)),
+				met:      ours.ns <= 1.2*wg.ns,
+				why:      goAwaitWhy,
+			})
+		}
+	}
+	// 5. Go + AwaitN: at most 2 allocations per task.
 	for _, n := range r.ns {
 		if s, ok := get("task-go-await", n, "immediate"); ok {
 			ts = append(ts, target{
@@ -164,8 +241,57 @@ func targets(r *results) []target {
 			})
 		}
 	}
+	// 6. Issue 13: RunN's bytes per call within 64 B of the floor's.
+	for _, n := range []int{2, 16} {
+		ours, ok1 := get("task-run", n, "immediate")
+		floor, ok2 := get(floorImpl, n, "immediate")
+		if !ok1 || !ok2 {
+			continue
+		}
+		ts = append(ts, target{
+			what:     fmt.Sprintf("Run%d's bytes per call within %d B of the floor's (mode=immediate)", n, maxBytesOverFloor),
+			measured: fmt.Sprintf("%.0f B/op vs floor %.0f B/op: %+.0f B", ours.bytes, floor.bytes, ours.bytes-floor.bytes),
+			met:      ours.bytes <= floor.bytes+maxBytesOverFloor,
+			why:      runBytesWhy,
+		})
+	}
 	return ts
 }
+
+// issue13Modes are the modes issue 13's time targets are checked in.
+var issue13Modes = []string{"immediate", "yield"}
+
+// maxBytesOverFloor is how many more bytes per call than the floor RunN
+// may allocate.
+const maxBytesOverFloor = 64
+
+// against is "0.96× errgroup (9.92 µs)": the time of s against that of
+// other, named impl.
+func against(s stat, impl string, other stat) string {
+	return fmt.Sprintf("%s× %s (%s)", ratio(s.ns, other.ns), impl, formatNs(other.ns))
+}
+
+// alsoAgainst is "; " and the time of s against that of impl at n and
+// mode, or nothing if impl was not measured there.
+func alsoAgainst(r *results, s stat, impl string, n int, mode string) string {
+	if other, ok := r.row(impl, n, mode); ok {
+		return "; " + against(s, impl, other)
+	}
+	return ""
+}
+
+// The reasons issue 13's targets are missed, from profiles. Until a
+// profile explains one, its text says so: replace the placeholder, keep
+// the name of the target it starts with.
+const (
+	notYetExplained = "not yet explained: see issue 13"
+	run16Why        = "Run16 against errgroup and the floor: " + notYetExplained
+	run2Why         = "Run2 against errgroup.WithContext and the floor: " + notYetExplained
+	goAwaitWhy      = "Go×N + AwaitN against the hand-written WaitGroup: " + notYetExplained
+	runBytesWhy     = "RunN's bytes against the floor's: " + notYetExplained
+	whenEachWhy     = "WhenEach's allocations per range: " + notYetExplained
+	mapScaleWhy     = "Map's time per input at 10^5 against 10^3: " + notYetExplained
+)
 
 func render(s suite, sizes []size, e env) []byte {
 	r := s.of(benchFanout)
@@ -180,9 +306,10 @@ in %[2]d rounds of `+"`go test -bench -count 1`"+`: each round runs every benchm
 minute on this shared machine falls on every implementation alike. **Mean** is the median of the rounds
 (golang.org/x/perf benchmath), **Ratio** and **Alloc Ratio** are against the hand-written
 `+"`sync.WaitGroup`"+` of the same N and mode (for already-completed results, against reugn/async's
-completed future). Two more sets follow the fan-out: a [dynamic fan-out](#dynamic-fan-out) of
-16 to 100,000 children started by a loop, and [streaming](#streaming) 10^3 and 10^6 inputs at a
-limit. The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
+completed future). **vs floor** is the time and the bytes against `+"`floor`"+`, what an expert writes
+by hand for the one call site, of the same N and mode: issue 13 makes it the bar. Two more sets follow the fan-out: a [dynamic fan-out](#dynamic-fan-out) of
+16 to 100,000 children started by a loop, [streaming](#streaming) 10^3 and 10^6 inputs at a
+limit, and the costs that must not grow with the number of tasks ([scale](#scale)). The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
 
 ## Machine
 
@@ -201,6 +328,7 @@ limit. The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
 	ts := targets(r)
 	ts = append(ts, dynamicTargets(s.of(benchDynamic))...)
 	ts = append(ts, streamTargets(s.of(benchStreamHeap))...)
+	ts = append(ts, scaleTargets(s.of(benchScale))...)
 	var whys []string
 	for _, t := range ts {
 		mark := "met"
@@ -261,6 +389,7 @@ limit. The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
 	tables(&w, r)
 	renderDynamic(&w, s.of(benchDynamic))
 	renderStream(&w, s.of(benchStream), s.of(benchStreamHeap))
+	renderScale(&w, s.of(benchScale))
 	return w.Bytes()
 }
 
@@ -274,8 +403,9 @@ func renderDynamic(w *bytes.Buffer, r *results) {
 	}
 	fmt.Fprintln(w, "A loop starts n children, n known only as it runs; each child takes a context and returns an")
 	fmt.Fprintln(w, "int at once, or after one runtime.Gosched. Every implementation returns the n results in a")
-	fmt.Fprintln(w, "slice in child order and cancels the others' context on the first error. **Per child** is the")
-	fmt.Fprintln(w, "mean divided by n; **Ratio** and **Alloc Ratio** are against `errgroup.WithContext`.")
+	fmt.Fprintln(w, "slice in child order and, but for the hand-written `floor`, cancels the others' context on the")
+	fmt.Fprintln(w, "first error. **Per child** is the mean divided by n; **Ratio** and **Alloc Ratio** are against")
+	fmt.Fprintln(w, "`errgroup.WithContext`, **vs floor** is the time and the bytes against `floor`.")
 	fmt.Fprintln(w)
 	for _, impl := range r.impls {
 		fmt.Fprintf(w, "- `%s`: %s\n", impl, dynamicNotes[impl])
@@ -296,7 +426,8 @@ func renderStream(w *bytes.Buffer, r, heap *results) {
 	fmt.Fprintln(w, "an API's pages would), mapped by a function that returns at once, at most 8 calls at a time,")
 	fmt.Fprintln(w, "each result handed to the consumer. **Ratio** and **Alloc Ratio** are against the hand-written")
 	fmt.Fprintln(w, "pipeline that hands the results on in the same order (`pipeline` for input order,")
-	fmt.Fprintln(w, "`pipeline-unordered` for completion order).")
+	fmt.Fprintln(w, "`pipeline-unordered` for completion order); **vs floor** is the time and the bytes against")
+	fmt.Fprintln(w, "`floor`, the fewest moving parts that stream in input order at the limit.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The heap columns come from BenchmarkStreamHeap, a separate run of the same streams.")
 	fmt.Fprintln(w, "**Peak heap** is the most the heap's objects took during a run (`runtime.MemStats.HeapAlloc`,")
