@@ -131,11 +131,11 @@ func (g *group) ctx() context.Context {
 	return g
 }
 
-// A starter runs the functions of a call by position: start(i) runs
+// A starter runs the functions of a call by position: goroutine(i) runs
 // function i in a goroutine that launch started.
-type starter interface{ start(i int) }
+type starter interface{ goroutine(i int) }
 
-// launch starts s.start(i) for i in [0, n), each in a new goroutine.
+// launch starts s.goroutine(i) for i in [0, n), each in a new goroutine.
 //
 // It is not generic on purpose, and neither is the function its goroutines
 // start at, which the runtime looks up by name when a goroutine starts and
@@ -143,11 +143,18 @@ type starter interface{ start(i int) }
 // tell the runtime's own goroutines). The name of a function instantiated
 // in a generic one spells out every type argument's shape: about 470 bytes
 // for the go statement of Run16 over four types, read twice per goroutine,
-// 15% of Run16's CPU. Here the name is "task.(*group).launch.gowrap1".
-func (g *group) launch(s starter, n int) {
+// 15% of Run16's CPU. Here the name is "task.launch.gowrap1". Every
+// goroutine of the package that runs a function of a generic type starts
+// here or at another non-generic function.
+func launch(s starter, n int) {
 	for i := range n {
-		go s.start(i)
+		go s.goroutine(i)
 	}
+}
+
+// launchAt starts s.goroutine(i) in a new goroutine.
+func launchAt(s starter, i int) {
+	go s.goroutine(i)
 }
 
 // spawned runs function i of the group in a goroutine that RunN started.

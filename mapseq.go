@@ -79,7 +79,7 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 			window = 2 * limit
 		}
 		s := &stream[In, Out]{fn: fn, ordered: ordered, limit: limit, keepGoing: o&KeepGoing != 0,
-			slots: make([]seqSlot[Out], window), done: make(chan int, window), yield: yield}
+			slots: make([]seqSlot[In, Out], window), done: make(chan int, window), yield: yield}
 		// The calls always get a child context, even with KeepGoing, so
 		// that breaking out of the loop can cancel them.
 		kind := mapSeqKind
@@ -105,11 +105,11 @@ type stream[In, Out any] struct {
 	limit     int
 	yield     func(Out, error) bool
 
-	slots   []seqSlot[Out] // the calls in flight or ready; ordered: input i is in slots[i%len]
-	done    chan int       // the slot of each call that has returned; never blocks
-	free    []int          // unordered: the free slots
-	head    int            // ordered: the next input to yield
-	next    int            // the next input to start
+	slots   []seqSlot[In, Out] // the calls in flight or ready; ordered: input i is in slots[i%len]
+	done    chan int           // the slot of each call that has returned; never blocks
+	free    []int              // unordered: the free slots
+	head    int                // ordered: the next input to yield
+	next    int                // the next input to start
 	running int
 	broke   bool     // the loop broke out: start and yield nothing more
 	fatal   bool     // a panic or Goexit was met: yield nothing more; start nothing more unless keepGoing
@@ -119,7 +119,8 @@ type stream[In, Out any] struct {
 
 // seqSlot is one call of a stream: written by its goroutine before it sends
 // on done, read by the consumer after.
-type seqSlot[Out any] struct {
+type seqSlot[In, Out any] struct {
+	in    In // set before its goroutine starts
 	out   Out
 	o     outcome
 	index int
@@ -181,15 +182,17 @@ func (s *stream[In, Out]) start(in In) {
 		k = s.free[len(s.free)-1]
 		s.free = s.free[:len(s.free)-1]
 	}
-	s.slots[k] = seqSlot[Out]{index: s.next}
+	s.slots[k] = seqSlot[In, Out]{in: in, index: s.next}
 	s.next++
 	s.running++
-	go s.call(k, in)
+	launchAt(s, k)
 }
 
-// call runs fn on one input, in its own goroutine.
-func (s *stream[In, Out]) call(k int, in In) {
+// goroutine runs fn on the input of slot k, in the goroutine launchAt
+// started for it.
+func (s *stream[In, Out]) goroutine(k int) {
 	sl := &s.slots[k]
+	in := sl.in
 	sl.o.state = exited // stays so if fn calls runtime.Goexit
 	defer func() {
 		s.grp.classify(&sl.o)

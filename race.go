@@ -162,14 +162,16 @@ func (r *racer[T]) launch(i int, always bool) bool {
 	}
 	r.lanes[i] = l
 	r.wg.Add(1)
-	go r.run(i, l)
+	launchAt(r, i)
 	return true
 }
 
-func (r *racer[T]) run(i int, l *lane) {
+// goroutine runs function i, in a goroutine that launch started after
+// setting its lane.
+func (r *racer[T]) goroutine(i int) {
 	r.outs[i].state = exited // stays so if fn calls runtime.Goexit
 	defer r.end(i)
-	invoke(l, site{&r.group, i}, r.fns[i], &r.vals[i], &r.outs[i])
+	invoke(r.lanes[i], site{&r.group, i}, r.fns[i], &r.vals[i], &r.outs[i])
 }
 
 // end records the end of function i; if it won, it cancels the others.

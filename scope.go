@@ -157,7 +157,7 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	} else {
 		g.running.Add(1)
 	}
-	go g.run(c)
+	g.start(c)
 	return &c.Task
 }
 
@@ -185,7 +185,7 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 	c.wg.Add(1)
 	g.enter("TrySpawn", c)
 	g.running.Add(1)
-	go g.run(c)
+	g.start(c)
 	return &c.Task, true
 }
 
@@ -265,6 +265,12 @@ func (g *Group) enqueue(c child) {
 		g.queueEnd.links().queued = c
 	}
 	g.queueEnd = c
+}
+
+// start runs c in a new goroutine. It is not generic, so neither is the
+// function the goroutine starts at (see launch).
+func (g *Group) start(c child) {
+	go g.run(c)
 }
 
 // run runs c, then the waiting children, one after another, on this

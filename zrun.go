@@ -39,7 +39,7 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	s := &run2[T1, T2]{f1: f1}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(2)
-	s.launch(s, 1)
+	launch(s, 1)
 	local(&s.group, 1, f2, &s.r2)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -57,8 +57,8 @@ type run2[T1, T2 any] struct {
 	r2   T2
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run2[T1, T2]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run2[T1, T2]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -103,7 +103,7 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	s := &run3[T1, T2, T3]{f1: f1, f2: f2}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(3)
-	s.launch(s, 2)
+	launch(s, 2)
 	local(&s.group, 2, f3, &s.r3)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -123,8 +123,8 @@ type run3[T1, T2, T3 any] struct {
 	r3   T3
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run3[T1, T2, T3]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run3[T1, T2, T3]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -174,7 +174,7 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	s := &run4[T1, T2, T3, T4]{f1: f1, f2: f2, f3: f3}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(4)
-	s.launch(s, 3)
+	launch(s, 3)
 	local(&s.group, 3, f4, &s.r4)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -196,8 +196,8 @@ type run4[T1, T2, T3, T4 any] struct {
 	r4   T4
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run4[T1, T2, T3, T4]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run4[T1, T2, T3, T4]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -252,7 +252,7 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	s := &run5[T1, T2, T3, T4, T5]{f1: f1, f2: f2, f3: f3, f4: f4}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(5)
-	s.launch(s, 4)
+	launch(s, 4)
 	local(&s.group, 4, f5, &s.r5)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -276,8 +276,8 @@ type run5[T1, T2, T3, T4, T5 any] struct {
 	r5   T5
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run5[T1, T2, T3, T4, T5]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run5[T1, T2, T3, T4, T5]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -337,7 +337,7 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	s := &run6[T1, T2, T3, T4, T5, T6]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(6)
-	s.launch(s, 5)
+	launch(s, 5)
 	local(&s.group, 5, f6, &s.r6)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -363,8 +363,8 @@ type run6[T1, T2, T3, T4, T5, T6 any] struct {
 	r6   T6
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run6[T1, T2, T3, T4, T5, T6]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run6[T1, T2, T3, T4, T5, T6]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -429,7 +429,7 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	s := &run7[T1, T2, T3, T4, T5, T6, T7]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(7)
-	s.launch(s, 6)
+	launch(s, 6)
 	local(&s.group, 6, f7, &s.r7)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -457,8 +457,8 @@ type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	r7   T7
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run7[T1, T2, T3, T4, T5, T6, T7]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run7[T1, T2, T3, T4, T5, T6, T7]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -528,7 +528,7 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	s := &run8[T1, T2, T3, T4, T5, T6, T7, T8]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(8)
-	s.launch(s, 7)
+	launch(s, 7)
 	local(&s.group, 7, f8, &s.r8)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -558,8 +558,8 @@ type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	r8   T8
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -634,7 +634,7 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	s := &run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(9)
-	s.launch(s, 8)
+	launch(s, 8)
 	local(&s.group, 8, f9, &s.r9)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -666,8 +666,8 @@ type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
 	r9   T9
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -747,7 +747,7 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	s := &run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(10)
-	s.launch(s, 9)
+	launch(s, 9)
 	local(&s.group, 9, f10, &s.r10)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -781,8 +781,8 @@ type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
 	r10  T10
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -867,7 +867,7 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	s := &run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(11)
-	s.launch(s, 10)
+	launch(s, 10)
 	local(&s.group, 10, f11, &s.r11)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -903,8 +903,8 @@ type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
 	r11  T11
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -994,7 +994,7 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	s := &run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(12)
-	s.launch(s, 11)
+	launch(s, 11)
 	local(&s.group, 11, f12, &s.r12)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1032,8 +1032,8 @@ type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
 	r12  T12
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -1128,7 +1128,7 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	s := &run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(13)
-	s.launch(s, 12)
+	launch(s, 12)
 	local(&s.group, 12, f13, &s.r13)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1168,8 +1168,8 @@ type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
 	r13  T13
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -1269,7 +1269,7 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	s := &run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(14)
-	s.launch(s, 13)
+	launch(s, 13)
 	local(&s.group, 13, f14, &s.r14)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1311,8 +1311,8 @@ type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] stru
 	r14  T14
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -1417,7 +1417,7 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	s := &run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(15)
-	s.launch(s, 14)
+	launch(s, 14)
 	local(&s.group, 14, f15, &s.r15)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1461,8 +1461,8 @@ type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	r15  T15
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
@@ -1572,7 +1572,7 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	s := &run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14, f15: f15}
 	s.initKind(ctx, options(opts), s.outs[:], runN)
 	s.wg.Add(16)
-	s.launch(s, 15)
+	launch(s, 15)
 	local(&s.group, 15, f16, &s.r16)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1618,8 +1618,8 @@ type run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	r16  T16
 }
 
-// start runs function i+1 in a goroutine that launch started.
-func (s *run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]) start(i int) {
+// goroutine runs function i+1 in a goroutine that launch started.
+func (s *run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]) goroutine(i int) {
 	switch i {
 	case 0:
 		spawned(&s.group, 0, s.f1, &s.r1)
