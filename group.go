@@ -35,6 +35,7 @@ type group struct {
 	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns
 
 	end func(error) // the probes' end of the call, when probes are installed
+	st  starter     // runs the functions by position, in the goroutines startN and startAt start
 }
 
 // A site is where a function runs, for the probes, which alone ask for its
@@ -110,15 +111,16 @@ func (g *group) failures() failures {
 
 // init prepares g for functions whose outcomes go to outs. The caller adds
 // to g.wg one count per goroutine that calls finish.
-func (g *group) init(parent context.Context, o Option, outs []outcome) {
+func (g *group) init(parent context.Context, o Option, outs []outcome, st starter) {
 	g.parent = parent
 	g.opts = o
 	g.outs = outs
+	g.st = st
 }
 
 // initKind is init for a call of another kind than RunN, then begin.
-func (g *group) initKind(parent context.Context, o Option, outs []outcome, kind uint8) {
-	g.init(parent, o, outs)
+func (g *group) initKind(parent context.Context, o Option, outs []outcome, kind uint8, st starter) {
+	g.init(parent, o, outs, st)
 	g.kind = kind
 	g.begin()
 }
@@ -132,10 +134,10 @@ func (g *group) ctx() context.Context {
 }
 
 // A starter runs the functions of a call by position: goroutine(i) runs
-// function i in a goroutine that launch started.
+// function i in a goroutine that startN or startAt started.
 type starter interface{ goroutine(i int) }
 
-// launch starts s.goroutine(i) for i in [0, n), each in a new goroutine.
+// startN starts function i for i in [0, n), each in a new goroutine.
 //
 // It is not generic on purpose, and neither is the function its goroutines
 // start at, which the runtime looks up by name when a goroutine starts and
@@ -143,19 +145,23 @@ type starter interface{ goroutine(i int) }
 // tell the runtime's own goroutines). The name of a function instantiated
 // in a generic one spells out every type argument's shape: about 470 bytes
 // for the go statement of Run16 over four types, read twice per goroutine,
-// 15% of Run16's CPU. Here the name is "task.launch.gowrap1". Every
-// goroutine of the package that runs a function of a generic type starts
-// here or at another non-generic function.
-func launch(s starter, n int) {
+// 15% of Run16's CPU. Here the name is "task.(*group).startN.gowrap1", and
+// the closure of the go statement holds g and i: 24 bytes. Every goroutine
+// of the package that runs a function of a generic type starts here, at
+// startAt, or at another non-generic function.
+func (g *group) startN(n int) {
 	for i := range n {
-		go s.goroutine(i)
+		go g.run(i)
 	}
 }
 
-// launchAt starts s.goroutine(i) in a new goroutine.
-func launchAt(s starter, i int) {
-	go s.goroutine(i)
+// startAt starts function i in a new goroutine.
+func (g *group) startAt(i int) {
+	go g.run(i)
 }
+
+// run runs function i, in the goroutine startN or startAt started.
+func (g *group) run(i int) { g.st.goroutine(i) }
 
 // spawned runs function i of the group in a goroutine that RunN started.
 func spawned[T any](g *group, i int, fn func(context.Context) (T, error), v *T) {

@@ -45,12 +45,10 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 		return out, nil
 	}
 	s := &mapping[In, Out]{in: inputs, fn: fn, out: out}
-	s.initKind(ctx, options(opts), nil, mapN)
+	s.initKind(ctx, options(opts), nil, mapN, s)
 	workers := min(limit, len(inputs))
 	s.wg.Add(workers)
-	for range workers {
-		go s.work()
-	}
+	s.startN(workers)
 	s.settle()
 	f := s.failures()
 	slices.SortFunc(s.ended, func(a, b ended) int { return a.i - b.i })
@@ -90,6 +88,10 @@ type ended struct {
 	o outcome
 }
 
+// goroutine runs a worker: the positions of Map's goroutines are not its
+// inputs'.
+func (s *mapping[In, Out]) goroutine(int) { s.work() }
+
 // work takes inputs until there are none left, or until a failure or the
 // end of ctx stops the call (unless it keeps going).
 //
@@ -102,7 +104,7 @@ func (s *mapping[In, Out]) work() {
 	defer func() {
 		if exiting {
 			s.wg.Add(1)
-			go s.work()
+			s.startAt(0)
 		}
 		s.wg.Done()
 	}()

@@ -86,7 +86,7 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 		if !ordered {
 			kind = mapSeqUnordered
 		}
-		s.grp.initKind(ctx, o&^KeepGoing, nil, kind)
+		s.grp.initKind(ctx, o&^KeepGoing, nil, kind, s)
 		s.f = s.grp.failures()
 		s.run(inputs)
 	}
@@ -185,10 +185,10 @@ func (s *stream[In, Out]) start(in In) {
 	s.slots[k] = seqSlot[In, Out]{in: in, index: s.next}
 	s.next++
 	s.running++
-	launchAt(s, k)
+	s.grp.startAt(k)
 }
 
-// goroutine runs fn on the input of slot k, in the goroutine launchAt
+// goroutine runs fn on the input of slot k, in the goroutine startAt
 // started for it.
 func (s *stream[In, Out]) goroutine(k int) {
 	sl := &s.slots[k]

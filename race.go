@@ -143,7 +143,7 @@ func (d detached) AfterFunc(f func()) func() bool {
 
 func newRacer[T any](ctx context.Context, kind uint8, fns []func(context.Context) (T, error)) *racer[T] {
 	r := &racer[T]{fns: fns, vals: make([]T, len(fns)), ended: make(chan int, len(fns)), lanes: make([]*lane, len(fns))}
-	r.initKind(ctx, 0, make([]outcome, len(fns)), kind)
+	r.initKind(ctx, 0, make([]outcome, len(fns)), kind, r)
 	return r
 }
 
@@ -162,7 +162,7 @@ func (r *racer[T]) launch(i int, always bool) bool {
 	}
 	r.lanes[i] = l
 	r.wg.Add(1)
-	launchAt(r, i)
+	r.startAt(i)
 	return true
 }
 

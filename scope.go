@@ -56,7 +56,7 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	}
 	g := &Group{done: make(chan struct{})}
 	g.live.Store(1) // the body
-	g.grp.initKind(ctx, options(opts), nil, scope)
+	g.grp.initKind(ctx, options(opts), nil, scope, nil)
 	var r R
 	g.body = outcome{state: exited} // stays so if body calls runtime.Goexit
 	returned := false
@@ -268,7 +268,7 @@ func (g *Group) enqueue(c child) {
 }
 
 // start runs c in a new goroutine. It is not generic, so neither is the
-// function the goroutine starts at (see launch).
+// function the goroutine starts at (see group.startN).
 func (g *Group) start(c child) {
 	go g.run(c)
 }

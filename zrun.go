@@ -37,9 +37,9 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run2[T1, T2]{f1: f1}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(2)
-	launch(s, 1)
+	s.startN(1)
 	local(&s.group, 1, f2, &s.r2)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -57,7 +57,7 @@ type run2[T1, T2 any] struct {
 	r2   T2
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run2[T1, T2]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -101,9 +101,9 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run3[T1, T2, T3]{f1: f1, f2: f2}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(3)
-	launch(s, 2)
+	s.startN(2)
 	local(&s.group, 2, f3, &s.r3)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -123,7 +123,7 @@ type run3[T1, T2, T3 any] struct {
 	r3   T3
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run3[T1, T2, T3]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -172,9 +172,9 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run4[T1, T2, T3, T4]{f1: f1, f2: f2, f3: f3}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(4)
-	launch(s, 3)
+	s.startN(3)
 	local(&s.group, 3, f4, &s.r4)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -196,7 +196,7 @@ type run4[T1, T2, T3, T4 any] struct {
 	r4   T4
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run4[T1, T2, T3, T4]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -250,9 +250,9 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run5[T1, T2, T3, T4, T5]{f1: f1, f2: f2, f3: f3, f4: f4}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(5)
-	launch(s, 4)
+	s.startN(4)
 	local(&s.group, 4, f5, &s.r5)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -276,7 +276,7 @@ type run5[T1, T2, T3, T4, T5 any] struct {
 	r5   T5
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run5[T1, T2, T3, T4, T5]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -335,9 +335,9 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run6[T1, T2, T3, T4, T5, T6]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(6)
-	launch(s, 5)
+	s.startN(5)
 	local(&s.group, 5, f6, &s.r6)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -363,7 +363,7 @@ type run6[T1, T2, T3, T4, T5, T6 any] struct {
 	r6   T6
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run6[T1, T2, T3, T4, T5, T6]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -427,9 +427,9 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run7[T1, T2, T3, T4, T5, T6, T7]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(7)
-	launch(s, 6)
+	s.startN(6)
 	local(&s.group, 6, f7, &s.r7)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -457,7 +457,7 @@ type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	r7   T7
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run7[T1, T2, T3, T4, T5, T6, T7]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -526,9 +526,9 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run8[T1, T2, T3, T4, T5, T6, T7, T8]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(8)
-	launch(s, 7)
+	s.startN(7)
 	local(&s.group, 7, f8, &s.r8)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -558,7 +558,7 @@ type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	r8   T8
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -632,9 +632,9 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(9)
-	launch(s, 8)
+	s.startN(8)
 	local(&s.group, 8, f9, &s.r9)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -666,7 +666,7 @@ type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
 	r9   T9
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -745,9 +745,9 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(10)
-	launch(s, 9)
+	s.startN(9)
 	local(&s.group, 9, f10, &s.r10)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -781,7 +781,7 @@ type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
 	r10  T10
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -865,9 +865,9 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(11)
-	launch(s, 10)
+	s.startN(10)
 	local(&s.group, 10, f11, &s.r11)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -903,7 +903,7 @@ type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
 	r11  T11
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -992,9 +992,9 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(12)
-	launch(s, 11)
+	s.startN(11)
 	local(&s.group, 11, f12, &s.r12)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1032,7 +1032,7 @@ type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
 	r12  T12
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -1126,9 +1126,9 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(13)
-	launch(s, 12)
+	s.startN(12)
 	local(&s.group, 12, f13, &s.r13)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1168,7 +1168,7 @@ type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
 	r13  T13
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -1267,9 +1267,9 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(14)
-	launch(s, 13)
+	s.startN(13)
 	local(&s.group, 13, f14, &s.r14)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1311,7 +1311,7 @@ type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] stru
 	r14  T14
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -1415,9 +1415,9 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(15)
-	launch(s, 14)
+	s.startN(14)
 	local(&s.group, 14, f15, &s.r15)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1461,7 +1461,7 @@ type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	r15  T15
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]) goroutine(i int) {
 	switch i {
 	case 0:
@@ -1570,9 +1570,9 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14, f15: f15}
-	s.initKind(ctx, options(opts), s.outs[:], runN)
+	s.initKind(ctx, options(opts), s.outs[:], runN, s)
 	s.wg.Add(16)
-	launch(s, 15)
+	s.startN(15)
 	local(&s.group, 15, f16, &s.r16)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
@@ -1618,7 +1618,7 @@ type run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	r16  T16
 }
 
-// goroutine runs function i+1 in a goroutine that launch started.
+// goroutine runs function i+1 in a goroutine that startN started.
 func (s *run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]) goroutine(i int) {
 	switch i {
 	case 0:
