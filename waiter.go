@@ -122,8 +122,7 @@ func (c *core) wake() {
 // block, and be woken, once for each. Its link is made the first time a
 // task is pending and ctx can be canceled, and is reused.
 type sequence struct {
-	l       *link
-	yielded bool // runtime.Gosched was called once already
+	l *link
 }
 
 // wait is core.block for a call over several tasks.
@@ -131,15 +130,14 @@ func (s *sequence) wait(ctx context.Context, c *core) error {
 	if c.state.Load() != pending {
 		return nil
 	}
-	if !s.yielded {
-		// Tasks just started by Go are usually waiting in this P's run
-		// queue: yielding once lets them run here before we block, which
-		// is cheaper than being woken by another thread.
-		s.yielded = true
-		runtime.Gosched()
-		if c.state.Load() != pending {
-			return nil
-		}
+	// Tasks just started by Go, or readied by the one that woke us, are
+	// usually waiting in a run queue: yielding once lets them run before
+	// we block, which is cheaper than blocking and being woken by the task
+	// that completes; when nothing else is runnable, the yield returns at
+	// once.
+	runtime.Gosched()
+	if c.state.Load() != pending {
+		return nil
 	}
 	d := ctx.Done()
 	if d == nil {
