@@ -6,6 +6,7 @@ import (
 	"iter"
 	"slices"
 	"strconv"
+	"sync/atomic"
 )
 
 // MapSeq calls fn on every input of a sequence, with at most limit calls
@@ -79,7 +80,8 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 			window = 2 * limit
 		}
 		s := &stream[In, Out]{fn: fn, ordered: ordered, limit: limit, keepGoing: o&KeepGoing != 0,
-			slots: make([]seqSlot[In, Out], window), done: make(chan int, window), yield: yield}
+			slots: make([]seqSlot[In, Out], window), work: make(chan int, window),
+			done: make(chan int, window), yield: yield}
 		// The calls always get a child context, even with KeepGoing, so
 		// that breaking out of the loop can cancel them.
 		kind := mapSeqKind
@@ -106,7 +108,9 @@ type stream[In, Out any] struct {
 	yield     func(Out, error) bool
 
 	slots   []seqSlot[In, Out] // the calls in flight or ready; ordered: input i is in slots[i%len]
+	work    chan int           // the slot of each call to make, for the workers; never blocks
 	done    chan int           // the slot of each call that has returned; never blocks
+	workers atomic.Int32       // workers alive: at least running, but for one that is exiting
 	free    []int              // unordered: the free slots
 	head    int                // ordered: the next input to yield
 	next    int                // the next input to start
@@ -185,19 +189,40 @@ func (s *stream[In, Out]) start(in In) {
 	s.slots[k] = seqSlot[In, Out]{in: in, index: s.next}
 	s.next++
 	s.running++
-	s.grp.startAt(k)
+	if int(s.workers.Load()) < s.running {
+		// Workers start as calls need them, up to limit, and stay for the
+		// range: a call costs two channel operations, not a goroutine.
+		s.workers.Add(1)
+		s.grp.wg.Add(1)
+		s.grp.startAt(0)
+	}
+	s.work <- k
 }
 
-// goroutine runs fn on the input of slot k, in the goroutine startAt
-// started for it.
-func (s *stream[In, Out]) goroutine(k int) {
+// goroutine is a worker: it makes the calls the consumer sends until the
+// stream closes work, in the goroutine startAt started.
+func (s *stream[In, Out]) goroutine(int) {
+	defer s.grp.wg.Done()
+	for k := range s.work {
+		s.call(k)
+	}
+}
+
+// call runs fn on the input of slot k. If fn calls runtime.Goexit, the
+// worker goes with it: it counts itself out before the consumer hears of
+// the call, so that the next start replaces it.
+func (s *stream[In, Out]) call(k int) {
 	sl := &s.slots[k]
 	in := sl.in
+	sl.in = *new(In)    // do not keep the input alive
 	sl.o.state = exited // stays so if fn calls runtime.Goexit
 	defer func() {
 		s.grp.classify(&sl.o)
 		if !s.keepGoing {
 			s.grp.failFast(sl.index, sl.o)
+		}
+		if sl.o.state == exited {
+			s.workers.Add(-1)
 		}
 		s.done <- k
 	}()
@@ -280,6 +305,8 @@ func (s *stream[In, Out]) close() {
 			s.receive()
 		}
 	}
+	close(s.work)
+	s.grp.wg.Wait()              // every worker has gone: none outlives the loop
 	s.grp.fail(context.Canceled) // releases the child context, if made
 	// Unordered, outcomes came in completion order: report them in input
 	// order, the first panic first.
