@@ -23,6 +23,18 @@ func sources(n int) ([]*Source[int], []*Task[int]) {
 	return srcs, tasks
 }
 
+// rearm makes the tasks of completed sources pending again, so that a
+// benchmark or an allocation count can wait for the same pending tasks
+// many times without making new ones. Nothing may wait for them meanwhile.
+func rearm(srcs []*Source[int]) {
+	for _, s := range srcs {
+		c := &s.t.core
+		c.state.Store(pending)
+		c.ch, c.err, c.orph = nil, nil, nil
+		c.wg.Add(1)
+	}
+}
+
 func TestAllOrderAndWaitsForEvery(t *testing.T) {
 	for _, order := range orders(6) {
 		synctest.Test(t, func(t *testing.T) {
