@@ -140,6 +140,7 @@ func TestManyBadInput(t *testing.T) {
 		{func() { WhenAny(ctx, tasks) }, "task: WhenAny: tasks[3] is nil"},
 		{func() { WhenAny(ctx, []Awaiter{ok, nil}) }, "task: WhenAny: tasks[1] is nil"},
 		{func() { WhenEach(ctx, tasks) }, "task: WhenEach: tasks[3] is nil"},
+		{func() { WhenEach(nilCtx, tasks[:1]) }, "task: WhenEach: ctx is nil"},
 		{func() { FirstOK(ctx, tasks) }, "task: FirstOK: tasks[3] is nil"},
 		{func() { RunFirstOK(ctx, immediate[int], nil) }, "task: RunFirstOK: fns[1] is nil"},
 		{func() { RunFirstOK(nilCtx, immediate[int]) }, "task: RunFirstOK: ctx is nil"},
