@@ -74,6 +74,23 @@ func BenchmarkWhenEach(b *testing.B) {
 				}
 			})
 		})
+		// Every task but the last is pending when the loop begins, so
+		// WhenEach registers with each; the loop body completes one for
+		// every task it is given, and WhenEach wakes for each in turn.
+		b.Run(fmt.Sprintf("n=%d/mode=pending", n), func(b *testing.B) {
+			srcs, tasks := sources(n - 1)
+			tasks = append(tasks, FromResult(0))
+			perTask(b, n, func() {
+				rearm(srcs)
+				k := 0
+				for range WhenEach(ctx, tasks) {
+					if k < len(srcs) {
+						srcs[k].Complete(k, nil)
+						k++
+					}
+				}
+			})
+		})
 	}
 }
 

@@ -60,7 +60,9 @@ func lineDiff(a, b []byte) string {
 
 // TestFastPathInlined builds the package with -gcflags=-m=2 and checks
 // that the completed-task check of every AwaitN and of Wait is inlined, so
-// awaiting completed tasks makes no call beyond AwaitN itself.
+// awaiting completed tasks makes no call beyond AwaitN itself, and that
+// WhenEach can be inlined, so a range over it keeps its iterator on the
+// stack (see wheneach.go).
 func TestFastPathInlined(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the compiler")
@@ -109,5 +111,11 @@ func TestFastPathInlined(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(?m)^\./task\.go:\d+:\d+: inlining call to atomic\.\(\*Uint32\)\.Load$`).Match(out) {
 		t.Error("the atomic state load is not inlined")
+	}
+	switch m := regexp.MustCompile(`(?m)^\./wheneach\.go:\d+:\d+: (can|cannot) inline WhenEach\[go\.shape\.int\].*$`).FindSubmatch(out); {
+	case m == nil:
+		t.Error("no inlining decision for WhenEach")
+	case string(m[1]) == "cannot":
+		t.Errorf("%s", m[0])
 	}
 }

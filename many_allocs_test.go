@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"strconv"
 	"testing"
 )
 
@@ -23,6 +24,32 @@ func TestManyAllocs(t *testing.T) {
 	for i, tk := range done {
 		aw[i] = tk
 	}
+	// Pending for WhenEach: every task but the last, which has completed,
+	// so WhenEach registers with all of them before its first yield. The
+	// loop body completes them, one per yield, or has a goroutine complete
+	// them all while WhenEach waits.
+	eachSrcs, eachTasks := sources(999)
+	eachTasks = append(eachTasks, FromResult(999))
+	byBody := func(k int) {
+		if k < len(eachSrcs) {
+			eachSrcs[k].Complete(k, nil)
+		}
+	}
+	start, finished := make(chan struct{}), make(chan struct{})
+	defer close(start)
+	go func() {
+		for range start {
+			for _, s := range eachSrcs {
+				s.Complete(1, nil)
+			}
+			finished <- struct{}{}
+		}
+	}()
+	byGoroutine := func(k int) {
+		if k == 0 {
+			start <- struct{}{}
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		max  float64
@@ -33,9 +60,28 @@ func TestManyAllocs(t *testing.T) {
 		{"WhenAll of 1000 completed tasks", 0, func() { WhenAll(ctx, aw...) }},
 		{"WhenAny of completed tasks", 0, func() { WhenAny(ctx, done) }},
 		{"FirstOK of completed tasks", 0, func() { FirstOK(ctx, done) }},
-		// The iterator, its watch (struct, links, channel), and the loop
-		// body, which a range over a func value moves to the heap.
-		{"WhenEach over 1000 completed tasks", 5, func() {
+		// WhenEach inlines: the iterator, the loop body and its state stay
+		// on the stack (see wheneach.go). Waiting adds the links and the
+		// channel of one watch.
+		{"WhenEach over 1000 completed tasks, cancellable ctx", 0, func() {
+			for range WhenEach(cctx, done) {
+			}
+		}},
+		{"WhenEach over 1000 pending tasks, completed by the loop body", 2, func() {
+			rangeWhenEach(ctx, eachSrcs, eachTasks, byBody)
+		}},
+		{"WhenEach over 1000 pending tasks, completed by the loop body, cancellable ctx", 2, func() {
+			rangeWhenEach(cctx, eachSrcs, eachTasks, byBody)
+		}},
+		{"WhenEach over 1000 pending tasks, completed by a goroutine", 2, func() {
+			rangeWhenEach(ctx, eachSrcs, eachTasks, byGoroutine)
+			<-finished // every Complete has returned: rearm may run
+		}},
+		{"WhenEach over 1000 pending tasks, completed by a goroutine, cancellable ctx", 2, func() {
+			rangeWhenEach(cctx, eachSrcs, eachTasks, byGoroutine)
+			<-finished // every Complete has returned: rearm may run
+		}},
+		{"WhenEach over 1000 completed tasks", 0, func() {
 			for range WhenEach(ctx, done) {
 			}
 		}},
@@ -67,5 +113,20 @@ func TestManyAllocs(t *testing.T) {
 		t.Errorf("All of 1000 pending tasks: %d allocations; want about 3", n)
 	} else {
 		t.Logf("All of 1000 pending tasks with a cancellable ctx: %d allocations", n)
+	}
+}
+
+// rangeWhenEach makes srcs pending again and ranges over WhenEach(ctx,
+// tasks), where tasks are the tasks of srcs and, last, one completed task.
+// The loop body calls then(k) for the k-th task it is given.
+func rangeWhenEach(ctx context.Context, srcs []*Source[int], tasks []*Task[int], then func(k int)) {
+	rearm(srcs)
+	k := 0
+	for range WhenEach(ctx, tasks) {
+		then(k)
+		k++
+	}
+	if k != len(tasks) {
+		panic("rangeWhenEach: " + strconv.Itoa(k) + " of " + strconv.Itoa(len(tasks)) + " tasks yielded")
 	}
 }

@@ -23,6 +23,18 @@ func sources(n int) ([]*Source[int], []*Task[int]) {
 	return srcs, tasks
 }
 
+// rearm makes the tasks of completed sources pending again, so that a
+// benchmark or an allocation count can wait for the same pending tasks
+// many times without making new ones. Nothing may wait for them meanwhile.
+func rearm(srcs []*Source[int]) {
+	for _, s := range srcs {
+		c := &s.t.core
+		c.state.Store(pending)
+		c.ch, c.err, c.orph = nil, nil, nil
+		c.wg.Add(1)
+	}
+}
+
 func TestAllOrderAndWaitsForEvery(t *testing.T) {
 	for _, order := range orders(6) {
 		synctest.Test(t, func(t *testing.T) {
@@ -128,6 +140,7 @@ func TestManyBadInput(t *testing.T) {
 		{func() { WhenAny(ctx, tasks) }, "task: WhenAny: tasks[3] is nil"},
 		{func() { WhenAny(ctx, []Awaiter{ok, nil}) }, "task: WhenAny: tasks[1] is nil"},
 		{func() { WhenEach(ctx, tasks) }, "task: WhenEach: tasks[3] is nil"},
+		{func() { WhenEach(nilCtx, tasks[:1]) }, "task: WhenEach: ctx is nil"},
 		{func() { FirstOK(ctx, tasks) }, "task: FirstOK: tasks[3] is nil"},
 		{func() { RunFirstOK(ctx, immediate[int], nil) }, "task: RunFirstOK: fns[1] is nil"},
 		{func() { RunFirstOK(nilCtx, immediate[int]) }, "task: RunFirstOK: ctx is nil"},

@@ -53,20 +53,23 @@ func checkAwaiters[A Awaiter](name string, ctx context.Context, tasks []A) {
 	}
 }
 
-// A watch is a set of links, one per task, sharing one channel.
+// A watch is a set of links, one per task, sharing one channel. The
+// tasks keep pointers to the links, not to the watch: a watch is a value
+// in the frame of its call, and its links and channel are its only
+// allocations.
 type watch struct {
 	links []link
 	ch    chan int
 	added int // links[:added] may be registered: stop looks at no others
 }
 
-func newWatch(n, capacity int) *watch {
+func newWatch(n, capacity int) watch {
 	ch := make(chan int, capacity)
 	links := make([]link, n)
 	for i := range links {
 		links[i] = link{ch: ch, i: i}
 	}
-	return &watch{links: links, ch: ch}
+	return watch{links: links, ch: ch}
 }
 
 // add registers link i with c and reports whether c was still pending.
