@@ -91,7 +91,7 @@ func TestRenderIssue13(t *testing.T) {
 			t.Errorf("no line %q in:\n%s", line, out)
 		}
 	}
-	// A met target's placeholder is not listed.
+	// The why of a met target is not listed.
 	if strings.Contains(out, mapScaleWhy) {
 		t.Errorf("the why of a met target is listed:\n%s", out)
 	}
