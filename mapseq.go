@@ -21,11 +21,13 @@ import (
 //		...
 //	}
 //
-// Inputs are pulled lazily, in the consumer's goroutine: never more than
-// 2×limit ahead of the next result to yield (limit running, and a reorder
-// window of limit results that are ready but wait for an earlier one). Each
-// yield is (value, nil) or, for a failure, (zero, *[PositionError]) whose
-// Index is the input's position in the sequence.
+// The calls run on at most limit goroutines, started as they are needed
+// and kept for the range. Inputs are pulled lazily, in the consumer's
+// goroutine: never more than 2×limit ahead of the next result to yield
+// (limit running, and a reorder window of limit results that are ready but
+// wait for an earlier one). Each yield is (value, nil) or, for a failure,
+// (zero, *[PositionError]) whose Index is the input's position in the
+// sequence.
 //
 // MapSeq has the rules of Map. Without [KeepGoing], the first failure
 // cancels the running calls (its *PositionError is their cause) and no new
