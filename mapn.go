@@ -51,7 +51,7 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 	s.startN(workers)
 	s.settle()
 	f := s.failures()
-	slices.SortFunc(s.ended, func(a, b ended) int { return a.i - b.i })
+	slices.SortFunc(s.ended, func(a, b endedCall) int { return a.i - b.i })
 	for _, e := range s.ended {
 		s.add(&f, e.i, e.o)
 	}
@@ -77,13 +77,14 @@ type mapping[In, Out any] struct {
 	next atomic.Int64 // the next input to take
 
 	emu   sync.Mutex
-	ended []ended // the calls that did not succeed, in the order they ended; guarded by emu
+	ended []endedCall // the calls that did not succeed, in the order they ended; guarded by emu
 }
 
-// An ended call of Map that did not succeed. Map keeps no outcome for a call
-// that succeeds: an outcome per input would be 24 bytes of memory traffic
-// an input, which at 10^5 inputs no longer fits in the caches.
-type ended struct {
+// An endedCall is a call of Map that did not succeed. Map keeps no outcome
+// for a call that succeeds: an outcome per input would be 24 bytes of
+// memory traffic an input, which at 10^5 inputs no longer fits in the
+// caches.
+type endedCall struct {
 	i int
 	o outcome
 }
@@ -146,7 +147,7 @@ func (s *mapping[In, Out]) end(i int, o *outcome) {
 	s.recordAt(i, o)
 	if o.state != succeeded {
 		s.emu.Lock()
-		s.ended = append(s.ended, ended{i, *o})
+		s.ended = append(s.ended, endedCall{i, *o})
 		s.emu.Unlock()
 	}
 }
