@@ -16,12 +16,13 @@ var scaleNs = []int{1000, 100_000}
 // the number of tasks. Names are key=value: impl, n, mode.
 //
 // impl=task-wheneach: one op is one range over task.WhenEach of n tasks,
-// to the end; allocs/op is what one range allocates. That includes the two
-// allocations of any range over a function the compiler does not inline:
-// the loop body, made a closure, and the range's state, which the closure
-// captures (go build -gcflags=-m: "moved to heap: #state1", "func literal
-// escapes to heap"). The body updates package variables only, so that no
-// local of the benchmark moves to the heap with it.
+// to the end; allocs/op is what one range allocates. Had the compiler not
+// inlined task.WhenEach into the range, that would include the loop body,
+// made a closure, and the range's state, which the closure captures (go
+// build -gcflags=-m: "moved to heap: #state1", "func literal escapes to
+// heap"); it does inline it (the core's TestFastPathInlined). The body
+// updates package variables only, so that no local of the benchmark moves
+// to the heap with it.
 //
 //   - mode=completed: the tasks are made once, with task.FromResult, before
 //     the timer starts; the op is the range alone.
