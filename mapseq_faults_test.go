@@ -270,3 +270,32 @@ func TestMapSeqKeepGoingProcessesEveryInput(t *testing.T) {
 		}
 	}
 }
+
+// TestMapSeqWorkersReplaced: the calls run on workers kept for the range; a
+// worker that ends with a call's runtime.Goexit is replaced, so with
+// KeepGoing every input is still processed when every worker dies, at
+// every limit, in both forms (TestMain checks that no worker outlives the
+// tests).
+func TestMapSeqWorkersReplaced(t *testing.T) {
+	for _, ordered := range []bool{true, false} {
+		for limit := 1; limit <= 3; limit++ {
+			var calls atomic.Int32
+			seq := MapSeq[int, int]
+			if !ordered {
+				seq = MapSeqUnordered[int, int]
+			}
+			e := endingOf(func() {
+				for range seq(context.Background(), slices.Values(make([]int, 20)), limit, func(context.Context, int) (int, error) {
+					if calls.Add(1)%2 == 0 {
+						runtime.Goexit()
+					}
+					return 0, nil
+				}, KeepGoing) {
+				}
+			})
+			if calls.Load() != 20 || !e.exited {
+				t.Errorf("ordered=%v limit=%d: %d inputs processed, the loop ended %+v; want 20, then the Goexit passed on", ordered, limit, calls.Load(), e)
+			}
+		}
+	}
+}
