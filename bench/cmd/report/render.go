@@ -149,31 +149,29 @@ func targets(r *results) []target {
 	// 3. Issue 13, from the medians of the run: Run16 at or under 0.85×
 	// errgroup and 1.1× the floor; Run2 at or under 0.5×
 	// errgroup.WithContext and 1.1× the floor.
-	for _, mode := range issue13Modes {
-		ours, ok1 := get("task-run", 16, mode)
-		eg, ok2 := get("errgroup", 16, mode)
-		floor, ok3 := get(floorImpl, 16, mode)
-		if ok1 && ok2 && ok3 {
+	for _, g := range []struct {
+		n          int
+		peer, also string  // the peer of the target, and the other errgroup shown beside
+		max        float64 // of the peer's time
+		peerName   string
+		why        string
+	}{
+		{16, "errgroup", "errgroup-ctx", 0.85, "errgroup", run16Why},
+		{2, "errgroup-ctx", "errgroup", 0.5, "errgroup.WithContext", run2Why},
+	} {
+		for _, mode := range issue13Modes {
+			ours, ok1 := get("task-run", g.n, mode)
+			peer, ok2 := get(g.peer, g.n, mode)
+			floor, ok3 := get(floorImpl, g.n, mode)
+			if !ok1 || !ok2 || !ok3 {
+				continue
+			}
 			ts = append(ts, target{
-				what: fmt.Sprintf("Run16 at or under 0.85× errgroup and 1.1× the floor (mode=%s)", mode),
-				measured: fmt.Sprintf("%s: %s, %s%s", formatNs(ours.ns), against(ours, "errgroup", eg), against(ours, floorImpl, floor),
-					alsoAgainst(r, ours, "errgroup-ctx", 16, mode)),
-				met: ours.ns <= 0.85*eg.ns && ours.ns <= 1.1*floor.ns,
-				why: run16Why,
-			})
-		}
-	}
-	for _, mode := range issue13Modes {
-		ours, ok1 := get("task-run", 2, mode)
-		egc, ok2 := get("errgroup-ctx", 2, mode)
-		floor, ok3 := get(floorImpl, 2, mode)
-		if ok1 && ok2 && ok3 {
-			ts = append(ts, target{
-				what: fmt.Sprintf("Run2 at or under 0.5× errgroup.WithContext and 1.1× the floor (mode=%s)", mode),
-				measured: fmt.Sprintf("%s: %s, %s%s", formatNs(ours.ns), against(ours, "errgroup-ctx", egc), against(ours, floorImpl, floor),
-					alsoAgainst(r, ours, "errgroup", 2, mode)),
-				met: ours.ns <= 0.5*egc.ns && ours.ns <= 1.1*floor.ns,
-				why: run2Why,
+				what: fmt.Sprintf("Run%d at or under %g× %s and 1.1× the floor (mode=%s)", g.n, g.max, g.peerName, mode),
+				measured: fmt.Sprintf("%s: %s, %s%s", formatNs(ours.ns), against(ours, g.peer, peer), against(ours, floorImpl, floor),
+					alsoAgainst(r, ours, g.also, g.n, mode)),
+				met: ours.ns <= g.max*peer.ns && ours.ns <= 1.1*floor.ns,
+				why: g.why,
 			})
 		}
 	}
