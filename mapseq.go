@@ -6,7 +6,6 @@ import (
 	"iter"
 	"slices"
 	"strconv"
-	"sync/atomic"
 )
 
 // MapSeq calls fn on every input of a sequence, with at most limit calls
@@ -112,7 +111,7 @@ type stream[In, Out any] struct {
 	slots   []seqSlot[In, Out] // the calls in flight or ready; ordered: input i is in slots[i%len]
 	work    chan int           // the slot of each call to make, for the workers; never blocks
 	done    chan int           // the slot of each call that has returned; never blocks
-	workers atomic.Int32       // workers alive: at least running, but for one that is exiting
+	workers int                // workers started: at least running; one a Goexit ends starts its replacement
 	free    []int              // unordered: the free slots
 	head    int                // ordered: the next input to yield
 	next    int                // the next input to start
@@ -191,10 +190,10 @@ func (s *stream[In, Out]) start(in In) {
 	s.slots[k] = seqSlot[In, Out]{in: in, index: s.next}
 	s.next++
 	s.running++
-	if int(s.workers.Load()) < s.running {
+	if s.workers < s.running {
 		// Workers start as calls need them, up to limit, and stay for the
 		// range: a call costs two channel operations, not a goroutine.
-		s.workers.Add(1)
+		s.workers++
 		s.grp.wg.Add(1)
 		s.grp.startAt(0)
 	}
@@ -203,16 +202,29 @@ func (s *stream[In, Out]) start(in In) {
 
 // goroutine is a worker: it makes the calls the consumer sends until the
 // stream closes work, in the goroutine startAt started.
+//
+// If a call calls runtime.Goexit, this goroutine is unwinding (even when a
+// deferred function's panic was recovered on the way, and the call ended
+// as a panic): it starts a worker to take its place before it goes, as
+// Map's workers do. The replacement stops at once if work is closed; it is
+// counted in the WaitGroup before this worker is counted out, so close
+// waits for it too.
 func (s *stream[In, Out]) goroutine(int) {
-	defer s.grp.wg.Done()
+	exiting := true
+	defer func() {
+		if exiting {
+			s.grp.wg.Add(1)
+			s.grp.startAt(0)
+		}
+		s.grp.wg.Done()
+	}()
 	for k := range s.work {
 		s.call(k)
 	}
+	exiting = false
 }
 
-// call runs fn on the input of slot k. If fn calls runtime.Goexit, the
-// worker goes with it: it counts itself out before the consumer hears of
-// the call, so that the next start replaces it.
+// call runs fn on the input of slot k.
 func (s *stream[In, Out]) call(k int) {
 	sl := &s.slots[k]
 	in := sl.in
@@ -222,9 +234,6 @@ func (s *stream[In, Out]) call(k int) {
 		s.grp.classify(&sl.o)
 		if !s.keepGoing {
 			s.grp.failFast(sl.index, sl.o)
-		}
-		if sl.o.state == exited {
-			s.workers.Add(-1)
 		}
 		s.done <- k
 	}()

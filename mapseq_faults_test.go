@@ -272,29 +272,40 @@ func TestMapSeqKeepGoingProcessesEveryInput(t *testing.T) {
 }
 
 // TestMapSeqWorkersReplaced: the calls run on workers kept for the range; a
-// worker that ends with a call's runtime.Goexit is replaced, so with
-// KeepGoing every input is still processed when every worker dies, at
-// every limit, in both forms (TestMain checks that no worker outlives the
-// tests).
+// worker that a call's runtime.Goexit ends (also when a deferred function
+// panics while the Goexit unwinds, which the call records as a panic) is
+// replaced, so with KeepGoing every input is still processed when every
+// worker dies, at every limit, in both forms (TestMain checks that no
+// worker outlives the tests).
 func TestMapSeqWorkersReplaced(t *testing.T) {
-	for _, ordered := range []bool{true, false} {
-		for limit := 1; limit <= 3; limit++ {
-			var calls atomic.Int32
-			seq := MapSeq[int, int]
-			if !ordered {
-				seq = MapSeqUnordered[int, int]
-			}
-			e := endingOf(func() {
-				for range seq(context.Background(), slices.Values(make([]int, 20)), limit, func(context.Context, int) (int, error) {
-					if calls.Add(1)%2 == 0 {
-						runtime.Goexit()
-					}
-					return 0, nil
-				}, KeepGoing) {
+	for _, ending := range []string{"goexit", "goexit then panic"} {
+		for _, ordered := range []bool{true, false} {
+			for limit := 1; limit <= 3; limit++ {
+				var calls atomic.Int32
+				seq := MapSeq[int, int]
+				if !ordered {
+					seq = MapSeqUnordered[int, int]
 				}
-			})
-			if calls.Load() != 20 || !e.exited {
-				t.Errorf("ordered=%v limit=%d: %d inputs processed, the loop ended %+v; want 20, then the Goexit passed on", ordered, limit, calls.Load(), e)
+				e := endingOf(func() {
+					for range seq(context.Background(), slices.Values(make([]int, 20)), limit, func(ctx context.Context, _ int) (int, error) {
+						if calls.Add(1)%2 == 0 {
+							if ending == "goexit" {
+								runtime.Goexit()
+							}
+							return goexitThenPanic(ctx)
+						}
+						return 0, nil
+					}, KeepGoing) {
+					}
+				})
+				passedOn := e.exited
+				if ending != "goexit" {
+					passedOn = e.panicVal != nil
+				}
+				if calls.Load() != 20 || !passedOn {
+					t.Errorf("%s, ordered=%v, limit=%d: %d inputs processed, the loop ended %+v; want 20, then the %s passed on",
+						ending, ordered, limit, calls.Load(), e, ending)
+				}
 			}
 		}
 	}
