@@ -419,12 +419,19 @@ limit, and the costs that must not grow with the number of tasks ([scale](#scale
 	return w.Bytes()
 }
 
-func renderDynamic(w *bytes.Buffer, r *results) {
-	fmt.Fprintln(w, "## Dynamic fan-out")
-	fmt.Fprintln(w)
+// section writes the heading of a section, and reports whether r has
+// rows to render under it; if not, it says which benchmarks were not run.
+func section(w *bytes.Buffer, title, benchmarks string, r *results) bool {
+	fmt.Fprintf(w, "## %s\n\n", title)
 	if len(r.rows) == 0 {
-		fmt.Fprintln(w, "Not measured in this run (BenchmarkDynamic).")
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Not measured in this run (%s).\n\n", benchmarks)
+		return false
+	}
+	return true
+}
+
+func renderDynamic(w *bytes.Buffer, r *results) {
+	if !section(w, "Dynamic fan-out", "BenchmarkDynamic", r) {
 		return
 	}
 	fmt.Fprintln(w, "A loop starts n children, n known only as it runs; each child takes a context and returns an")
@@ -441,11 +448,7 @@ func renderDynamic(w *bytes.Buffer, r *results) {
 }
 
 func renderStream(w *bytes.Buffer, r, heap *results) {
-	fmt.Fprintln(w, "## Streaming")
-	fmt.Fprintln(w)
-	if len(r.rows) == 0 {
-		fmt.Fprintln(w, "Not measured in this run (BenchmarkStream, BenchmarkStreamHeap).")
-		fmt.Fprintln(w)
+	if !section(w, "Streaming", "BenchmarkStream, BenchmarkStreamHeap", r) {
 		return
 	}
 	fmt.Fprintln(w, "A sequence of n inputs (an iter.Seq that makes them one at a time, as a reader of a file or of")

@@ -82,11 +82,7 @@ func scaleTargets(r *results) []target {
 }
 
 func renderScale(w *bytes.Buffer, r *results) {
-	fmt.Fprintln(w, "## Scale")
-	fmt.Fprintln(w)
-	if len(r.rows) == 0 {
-		fmt.Fprintln(w, "Not measured in this run (BenchmarkScale).")
-		fmt.Fprintln(w)
+	if !section(w, "Scale", "BenchmarkScale", r) {
 		return
 	}
 	fmt.Fprintln(w, "Costs that must not grow with the number of tasks: what one range over task.WhenEach")
