@@ -161,6 +161,19 @@ func (g *group) startAt(i int) {
 	go g.run(i)
 }
 
+// workerDone counts a worker of g out of g.wg. If exiting, the worker is
+// unwinding from a runtime.Goexit of a function it ran (a recovered panic
+// on the way included): it first starts a worker at position 0 to take its
+// place, counted in before it is counted out, so that a wait on g.wg waits
+// for the replacement too.
+func (g *group) workerDone(exiting bool) {
+	if exiting {
+		g.wg.Add(1)
+		g.startAt(0)
+	}
+	g.wg.Done()
+}
+
 // run runs function i, in the goroutine startN or startAt started.
 func (g *group) run(i int) { g.st.goroutine(i) }
 

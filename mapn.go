@@ -102,13 +102,7 @@ func (s *mapping[In, Out]) goroutine(int) { s.work() }
 // KeepGoing, however small the limit.
 func (s *mapping[In, Out]) work() {
 	exiting := true
-	defer func() {
-		if exiting {
-			s.wg.Add(1)
-			s.startAt(0)
-		}
-		s.wg.Done()
-	}()
+	defer func() { s.workerDone(exiting) }()
 	done := s.parent.Done()
 	for {
 		if s.opts&KeepGoing == 0 {

@@ -206,18 +206,11 @@ func (s *stream[In, Out]) start(in In) {
 // If a call calls runtime.Goexit, this goroutine is unwinding (even when a
 // deferred function's panic was recovered on the way, and the call ended
 // as a panic): it starts a worker to take its place before it goes, as
-// Map's workers do. The replacement stops at once if work is closed; it is
-// counted in the WaitGroup before this worker is counted out, so close
-// waits for it too.
+// Map's workers do (see group.workerDone). The replacement stops at once if
+// work is closed, and close waits for it too.
 func (s *stream[In, Out]) goroutine(int) {
 	exiting := true
-	defer func() {
-		if exiting {
-			s.grp.wg.Add(1)
-			s.grp.startAt(0)
-		}
-		s.grp.wg.Done()
-	}()
+	defer func() { s.grp.workerDone(exiting) }()
 	for k := range s.work {
 		s.call(k)
 	}
