@@ -39,7 +39,7 @@ func All[T any](ctx context.Context, tasks []*Task[T], opts ...Option) ([]T, err
 			return values(tasks), err
 		}
 	}
-	f := newFailures("All", "tasks")
+	f := newReport("All", "tasks")
 	for i, t := range tasks {
 		if t.state.Load() != succeeded {
 			f.addTask(i, &t.core)
@@ -74,7 +74,7 @@ func AllSeq[T any](ctx context.Context, tasks iter.Seq[*Task[T]], opts ...Option
 	settled := options(opts)&Settled != 0
 	var (
 		seq sequence
-		f   = newFailures("AllSeq", "tasks")
+		f   = newReport("AllSeq", "tasks")
 		out []T
 		i   int
 	)

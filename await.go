@@ -25,7 +25,7 @@ func awaitCores(ctx context.Context, call string, cs []*core) (err error) {
 	}
 	for _, c := range cs {
 		if c.state.Load() != succeeded {
-			f := newFailures(call, "t")
+			f := newReport(call, "t")
 			for i, c := range cs {
 				f.addTask(i, c)
 			}
@@ -39,7 +39,7 @@ func awaitCores(ctx context.Context, call string, cs []*core) (err error) {
 // first: the context's error, and the tasks not completed yet. Nothing else
 // is looked at: the tasks keep running, and a panic stays in its task.
 func gaveUp(call, arg string, ctxErr error, n int, at func(int) *core) error {
-	f := newFailures(call, arg)
+	f := newReport(call, arg)
 	for i := range n {
 		if at(i).state.Load() == pending {
 			f.unfinished(i)

@@ -4,16 +4,6 @@ import (
 	"context"
 	"runtime"
 	"sync"
-	"sync/atomic"
-)
-
-// The states of a task. A task leaves pending once and never changes again.
-const (
-	pending   uint32 = iota
-	succeeded        // err == nil
-	failed           // err != nil, an ordinary error
-	panicked         // err is a *PanicError
-	exited           // the function called runtime.Goexit; err is ErrGoexit
 )
 
 // closed is returned by Done for every completed task, so Done on a
@@ -26,7 +16,7 @@ var closed = func() chan struct{} {
 
 // core is the part of a task that does not depend on its value type.
 type core struct {
-	state atomic.Uint32  // pending until err (and the value) are written; then fixed
+	state atomicStatus   // pending until err (and the value) are written; then fixed
 	wg    sync.WaitGroup // counter is 1 while pending; waiters with no ctx.Done block here
 	mu    sync.Mutex     // guards ch and the transition out of pending
 	ch    chan struct{}  // made by the first Done or cancellable wait while pending; closed on completion
@@ -37,7 +27,7 @@ type core struct {
 
 // finish publishes the outcome. The caller holds c.mu and has written the
 // value and c.err; finish releases c.mu.
-func (c *core) finish(st uint32) {
+func (c *core) finish(st status) {
 	c.state.Store(st)
 	if c.ch != nil {
 		close(c.ch)

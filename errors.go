@@ -1,14 +1,10 @@
 package task
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
-
-	"github.com/tasktuple/task/internal/probe"
 )
 
 // ErrGoexit is the error recorded for a function that called
@@ -17,6 +13,14 @@ import (
 // appears in an error next to a panic; on its own, a Goexit is passed on by
 // calling runtime.Goexit.
 var ErrGoexit = errors.New("task: function called runtime.Goexit")
+
+// ErrNoTasks is returned by [WhenAny], [FirstOK] and [RunFirstOK] for empty
+// input: with nothing to wait for, no task can come first.
+var ErrNoTasks = errors.New("task: no tasks to wait for")
+
+// ErrLost is the cause of the cancellation that [RunFirstOK] and [Hedge]
+// send to the functions still running once one has succeeded.
+var ErrLost = errors.New("task: another function succeeded first")
 
 // A CallError is the error of a call over several functions or tasks
 // (AwaitN, RunN, WhenAll, All, AllSeq, Map, FirstOK, RunFirstOK, Hedge): what
@@ -209,210 +213,15 @@ func (p *PanicError) Unwrap() []error {
 	return errs
 }
 
-// How a function that returned an error relates to a cancellation.
-const (
-	own      uint8 = iota // its own failure
-	stopCall              // a cancellation after the call canceled it
-	stopCtx               // a cancellation after the caller's ctx was done
-)
-
-// outcome is how one function or task ended.
-type outcome struct {
-	err   error
-	state uint32
-	stop  uint8 // for state failed: own, stopCall or stopCtx
+// An OrphanPanicError is the panic that crashes a program when a task
+// started by [Go] panicked and was garbage collected without any Wait,
+// TryWait or await having passed the panic on.
+type OrphanPanicError struct {
+	*PanicError
 }
 
-// probed is the outcome as the probes see it.
-func (o outcome) probed() probe.Outcome {
-	switch o.state {
-	case panicked:
-		pe := o.err.(*PanicError)
-		return probe.Outcome{Panicked: true, Value: pe.Value, Stack: pe.Stack}
-	case exited:
-		return probe.Outcome{Goexit: true}
-	}
-	return probe.Outcome{Err: o.err}
+// Error describes the orphaned panic with its original stack, which ends
+// with the line that started the task ("created by").
+func (e *OrphanPanicError) Error() string {
+	return "task: Go: never waited for: " + e.PanicError.message()
 }
-
-// failures collects outcomes in argument order into a CallError.
-type failures struct {
-	e      CallError
-	arg    string         // how arguments are named: "f", "t" (1-based) or a slice ("tasks")
-	panic  *PositionError // the first panic in argument order
-	exited bool
-}
-
-func newFailures(call, arg string) failures {
-	return failures{e: CallError{Call: call}, arg: arg}
-}
-
-// at returns a PositionError for position i, named after the function if
-// it was Named.
-func (f *failures) at(i int, err error) *PositionError {
-	name, err := unname(err)
-	if name == "" {
-		name = argName(f.arg, i)
-	}
-	return &PositionError{Call: f.e.Call, Index: i, Arg: name, Err: err}
-}
-
-// fNames and tNames are the arguments of RunN and AwaitN, so that naming
-// them costs nothing.
-var fNames, tNames = func() (f, t [16]string) {
-	for i := range f {
-		f[i], t[i] = "f"+strconv.Itoa(i+1), "t"+strconv.Itoa(i+1)
-	}
-	return
-}()
-
-// argName names position i of a call whose arguments are named by arg.
-func argName(arg string, i int) string {
-	if i < 0 {
-		return "body" // of a Scope
-	}
-	if arg == "f" || arg == "t" {
-		if i < len(fNames) {
-			if arg == "f" {
-				return fNames[i]
-			}
-			return tNames[i]
-		}
-		return arg + strconv.Itoa(i+1)
-	}
-	return arg + "[" + strconv.Itoa(i) + "]"
-}
-
-// add adds the outcome of position i. pe, if not nil, is the PositionError
-// already made for it (the cause sent to its siblings).
-func (f *failures) add(i int, o outcome, pe *PositionError) {
-	if o.state == succeeded || o.state == pending { // pending: never started (Map after a failure)
-		return
-	}
-	if pe == nil {
-		pe = f.at(i, o.err)
-	}
-	switch {
-	case o.state == failed && o.stop == stopCall:
-		f.e.Canceled = append(f.e.Canceled, pe)
-		return
-	case o.state == failed && o.stop == stopCtx:
-		f.e.Unfinished = append(f.e.Unfinished, pe)
-		return
-	case o.state == panicked && (f.panic == nil || pe.Index < f.panic.Index):
-		// The first in argument order, whatever order outcomes come in.
-		f.panic = pe
-	case o.state == exited:
-		f.exited = true
-	}
-	f.e.Failures = append(f.e.Failures, pe)
-}
-
-// addTask adds the outcome of a completed task. A panic or Goexit added
-// here is always raised by result, so it counts as passed on.
-func (f *failures) addTask(i int, c *core) {
-	o := c.outcome()
-	if o.state == panicked || o.state == exited {
-		c.observe()
-	}
-	f.add(i, o, nil)
-}
-
-// unfinished records that the task at position i had not completed when
-// ctx ended the call.
-func (f *failures) unfinished(i int) {
-	f.e.Unfinished = append(f.e.Unfinished, f.at(i, nil))
-}
-
-// result returns the error and raises a panic or Goexit among the outcomes.
-func (f *failures) result(ctx context.Context) error {
-	err := f.err(ctx)
-	f.raise()
-	return err
-}
-
-// err returns a CallError, or nil when nothing failed and nothing was
-// stopped. When ctx stopped positions, the context's error is added. The
-// CallError is a copy, so that f stays on its caller's stack when nothing
-// failed.
-func (f *failures) err(ctx context.Context) error {
-	switch {
-	case len(f.e.Unfinished) > 0:
-		f.e.Ctx = contextError(ctx)
-	case len(f.e.Canceled) > 0 && len(f.e.Failures) == 0:
-		// Stopped by the call with nothing failed: unreachable, as the call
-		// cancels only after a failure or a success it returns, but a
-		// cancellation must never read as success.
-		f.e.Ctx = context.Canceled
-	}
-	if len(f.e.Failures) == 0 && f.e.Ctx == nil {
-		return nil
-	}
-	e := f.e
-	return &e
-}
-
-// raise passes a panic or a Goexit on to the caller. A panic outranks a
-// Goexit: the first panic in argument order is raised as a *PanicError that
-// holds everything else.
-func (f *failures) raise() {
-	if f.panic != nil {
-		panic(f.panicError())
-	}
-	if f.exited {
-		runtime.Goexit()
-	}
-}
-
-// panicError is the first panic, located and holding the rest of the call.
-func (f *failures) panicError() *PanicError {
-	pe := *f.panic.Err.(*PanicError)
-	pe.Call, pe.Index, pe.Arg = f.panic.Call, f.panic.Index, f.panic.Arg
-	rest := f.e
-	rest.Failures = nil
-	for _, x := range f.e.Failures {
-		if x != f.panic {
-			rest.Failures = append(rest.Failures, x)
-		}
-	}
-	if len(rest.Failures)+len(rest.Unfinished)+len(rest.Canceled) > 0 || rest.Ctx != nil {
-		pe.Others = &rest
-	}
-	return &pe
-}
-
-// contextError is ctx's error, joined with its cause when the cause differs,
-// so that errors.Is(err, context.Canceled) and the cause both hold.
-func contextError(ctx context.Context) error {
-	err := ctx.Err()
-	if err == nil {
-		// Only reached when a cancellation was induced by a call whose ctx
-		// is fine, which the callers rule out; never report success.
-		return context.Canceled
-	}
-	if cause := context.Cause(ctx); cause != nil && cause != err {
-		return &causeError{err: err, cause: cause}
-	}
-	return err
-}
-
-// stoppedBy reports whether err says a function gave up because ctx was
-// canceled: ctx's error, or its cause, is in err's tree.
-func stoppedBy(err error, ctx context.Context) bool {
-	cerr := ctx.Err()
-	if cerr == nil {
-		return false
-	}
-	if errors.Is(err, cerr) {
-		return true
-	}
-	cause := context.Cause(ctx)
-	return cause != cerr && cause != nil && errors.Is(err, cause)
-}
-
-// causeError is a context's error with its cause: errors.Is reaches both.
-// (fmt.Errorf("%w: %w") would do, at the price of linking Errorf.)
-type causeError struct{ err, cause error }
-
-func (e *causeError) Error() string   { return e.err.Error() + ": " + e.cause.Error() }
-func (e *causeError) Unwrap() []error { return []error{e.err, e.cause} }

@@ -12,24 +12,24 @@ import (
 )
 
 // call is AwaitN or RunN of one arity, through its adapter.
-type call struct {
+type callCase struct {
 	name string
 	n    int
 	fn   func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error)
 }
 
-func awaits() []call {
-	var cs []call
+func awaits() []callCase {
+	var cs []callCase
 	for _, a := range arities {
-		cs = append(cs, call{fmt.Sprintf("Await%d", a.n), a.n, a.await})
+		cs = append(cs, callCase{fmt.Sprintf("Await%d", a.n), a.n, a.await})
 	}
 	return cs
 }
 
-func runs() []call {
-	var cs []call
+func runs() []callCase {
+	var cs []callCase
 	for _, a := range arities[1:] {
-		cs = append(cs, call{fmt.Sprintf("Run%d", a.n), a.n, a.run})
+		cs = append(cs, callCase{fmt.Sprintf("Run%d", a.n), a.n, a.run})
 	}
 	return cs
 }

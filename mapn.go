@@ -2,7 +2,6 @@ package task
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -45,14 +44,13 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 		return out, nil
 	}
 	s := &mapping[In, Out]{in: inputs, fn: fn, out: out}
-	s.initKind(ctx, options(opts), nil, mapN, s)
+	s.initKind(ctx, options(opts), nil, kindMap, s)
 	workers := min(limit, len(inputs))
 	s.wg.Add(workers)
 	s.startN(workers)
 	s.settle()
-	f := s.failures()
-	slices.SortFunc(s.ended, func(a, b endedCall) int { return a.i - b.i })
-	for _, e := range s.ended {
+	f := s.report()
+	for _, e := range s.notOK {
 		s.add(&f, e.i, e.o)
 	}
 	err := f.err(s.parent)
@@ -70,14 +68,14 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 
 // mapping is the state of one Map call.
 type mapping[In, Out any] struct {
-	group
+	call
 	in   []In
 	fn   func(context.Context, In) (Out, error)
 	out  []Out
 	next atomic.Int64 // the next input to take
 
 	emu   sync.Mutex
-	ended []endedCall // the calls that did not succeed, in the order they ended; guarded by emu
+	notOK []endedCall // the calls that did not succeed, in the order they ended; guarded by emu
 }
 
 // An endedCall is a call of Map that did not succeed. Map keeps no outcome
@@ -122,26 +120,26 @@ func (s *mapping[In, Out]) work() {
 		if i >= len(s.in) {
 			break
 		}
-		s.call(i)
+		s.callAt(i)
 	}
 	exiting = false
 }
 
 // call runs fn on input i. If fn calls runtime.Goexit, the deferred record
 // still runs, then work's deferred function.
-func (s *mapping[In, Out]) call(i int) {
-	o := outcome{state: exited}
+func (s *mapping[In, Out]) callAt(i int) {
+	var o outcome
 	defer s.end(i, &o)
 	in := s.in[i]
-	invoke(s.ctx(), site{&s.group, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &o)
+	invoke(s.ctx(), site{&s.call, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &o)
 }
 
 // end records the end of the call on input i, which ended with o.
 func (s *mapping[In, Out]) end(i int, o *outcome) {
-	s.recordAt(i, o)
+	s.ended(i, o)
 	if o.state != succeeded {
 		s.emu.Lock()
-		s.ended = append(s.ended, endedCall{i, *o})
+		s.notOK = append(s.notOK, endedCall{i, *o})
 		s.emu.Unlock()
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"iter"
-	"slices"
 	"strconv"
 )
 
@@ -83,14 +82,12 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 		s := &stream[In, Out]{fn: fn, ordered: ordered, limit: limit, keepGoing: o&KeepGoing != 0,
 			slots: make([]seqSlot[In, Out], window), work: make(chan int, window),
 			done: make(chan int, window), yield: yield}
-		// The calls always get a child context, even with KeepGoing, so
-		// that breaking out of the loop can cancel them.
-		kind := mapSeqKind
+		kind := kindMapSeq
 		if !ordered {
-			kind = mapSeqUnordered
+			kind = kindMapSeqUnordered
 		}
-		s.grp.initKind(ctx, o&^KeepGoing, nil, kind, s)
-		s.f = s.grp.failures()
+		s.c.initKind(ctx, o, nil, kind, s)
+		s.f = s.c.report()
 		s.run(inputs)
 	}
 }
@@ -101,7 +98,7 @@ var errStopped = errors.New("task: the loop over the sequence stopped")
 
 // stream is the state of one range over MapSeq.
 type stream[In, Out any] struct {
-	grp       group
+	c         call
 	fn        func(context.Context, In) (Out, error)
 	ordered   bool
 	keepGoing bool
@@ -116,10 +113,10 @@ type stream[In, Out any] struct {
 	head    int                // ordered: the next input to yield
 	next    int                // the next input to start
 	running int
-	broke   bool     // the loop broke out: start and yield nothing more
-	fatal   bool     // a panic or Goexit was met: yield nothing more; start nothing more unless keepGoing
-	inYield bool     // the loop body is running: if close finds it so, the body panicked or exited
-	f       failures // the outcomes not yielded that must be raised: panics and Goexit
+	broke   bool   // the loop broke out: start and yield nothing more
+	fatal   bool   // a panic or Goexit was met: yield nothing more; start nothing more unless keepGoing
+	inYield bool   // the loop body is running: if close finds it so, the body panicked or exited
+	f       report // the outcomes not yielded that must be raised: panics and Goexit
 }
 
 // seqSlot is one call of a stream: written by its goroutine before it sends
@@ -141,12 +138,12 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		}
 	}
 	ctxEnded := false
-	done := s.grp.parent.Done()
+	done := s.c.parent.Done()
 	for in := range inputs {
 		for !s.canStart() {
 			s.receive()
 		}
-		if s.broke || (!s.keepGoing && (s.fatal || s.grp.failed.Load())) {
+		if s.broke || (!s.keepGoing && (s.fatal || s.c.failed.Load())) {
 			break
 		}
 		if done != nil {
@@ -166,7 +163,7 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 	}
 	if ctxEnded && !s.broke && !s.fatal {
 		var zero Out
-		s.emit(zero, &CallError{Call: s.f.e.Call, Ctx: contextError(s.grp.parent)})
+		s.emit(zero, &CallError{Call: s.f.e.Call, Ctx: contextError(s.c.parent)})
 	}
 }
 
@@ -194,8 +191,8 @@ func (s *stream[In, Out]) start(in In) {
 		// Workers start as calls need them, up to limit, and stay for the
 		// range: a call costs two channel operations, not a goroutine.
 		s.workers++
-		s.grp.wg.Add(1)
-		s.grp.startAt(0)
+		s.c.wg.Add(1)
+		s.c.startAt(0)
 	}
 	s.work <- k
 }
@@ -210,27 +207,23 @@ func (s *stream[In, Out]) start(in In) {
 // work is closed, and close waits for it too.
 func (s *stream[In, Out]) goroutine(int) {
 	exiting := true
-	defer func() { s.grp.workerDone(exiting) }()
+	defer func() { s.c.workerDone(exiting) }()
 	for k := range s.work {
-		s.call(k)
+		s.callSlot(k)
 	}
 	exiting = false
 }
 
 // call runs fn on the input of slot k.
-func (s *stream[In, Out]) call(k int) {
+func (s *stream[In, Out]) callSlot(k int) {
 	sl := &s.slots[k]
 	in := sl.in
-	sl.in = *new(In)    // do not keep the input alive
-	sl.o.state = exited // stays so if fn calls runtime.Goexit
+	sl.in = *new(In) // do not keep the input alive
 	defer func() {
-		s.grp.classify(&sl.o)
-		if !s.keepGoing {
-			s.grp.failFast(sl.index, sl.o)
-		}
+		s.c.ended(sl.index, &sl.o)
 		s.done <- k
 	}()
-	invoke(s.grp.ctx(), site{&s.grp, sl.index}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
+	invoke(s.c.ctx(), site{&s.c, sl.index}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
 }
 
 // receive waits for one call to return and yields what is ready.
@@ -292,7 +285,7 @@ func (s *stream[In, Out]) emit(out Out, err error) {
 	s.inYield = false
 	if !ok {
 		s.broke = true
-		s.grp.fail(errStopped)
+		s.c.fail(errStopped)
 	}
 }
 
@@ -304,19 +297,18 @@ func (s *stream[In, Out]) emit(out Out, err error) {
 func (s *stream[In, Out]) close() {
 	if s.running > 0 {
 		s.broke = true
-		s.grp.fail(errStopped)
+		s.c.fail(errStopped)
 		for s.running > 0 {
 			s.receive()
 		}
 	}
 	close(s.work)
-	s.grp.wg.Wait()              // every worker has gone: none outlives the loop
-	s.grp.fail(context.Canceled) // releases the child context, if made
+	s.c.wg.Wait()              // every worker has gone: none outlives the loop
+	s.c.fail(context.Canceled) // releases the child context, if made
 	// Unordered, outcomes came in completion order: report them in input
 	// order, the first panic first.
-	slices.SortFunc(s.f.e.Failures, func(a, b *PositionError) int { return a.Index - b.Index })
-	err := s.f.err(s.grp.parent)
-	s.grp.callEnd(err)
+	err := s.f.err(s.c.parent)
+	s.c.callEnd(err)
 	if s.inYield {
 		return
 	}

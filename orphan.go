@@ -26,16 +26,3 @@ func crashIfUnobserved(o *orphan) {
 		panic(&OrphanPanicError{PanicError: o.pe})
 	}
 }
-
-// An OrphanPanicError is the panic that crashes a program when a task
-// started by [Go] panicked and was garbage collected without any Wait,
-// TryWait or await having passed the panic on.
-type OrphanPanicError struct {
-	*PanicError
-}
-
-// Error describes the orphaned panic with its original stack, which ends
-// with the line that started the task ("created by").
-func (e *OrphanPanicError) Error() string {
-	return "task: Go: never waited for: " + e.PanicError.message()
-}

@@ -56,9 +56,8 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	}
 	g := &Group{done: make(chan struct{})}
 	g.live.Store(1) // the body
-	g.grp.initKind(ctx, options(opts), nil, scope, nil)
+	g.c.initKind(ctx, options(opts), nil, kindScope, nil)
 	var r R
-	g.body = outcome{state: exited} // stays so if body calls runtime.Goexit
 	returned := false
 	defer func() {
 		if !returned {
@@ -67,19 +66,17 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 			// the Goexit go on.
 			g.bodyEnd()
 			f, err := g.join()
-			g.grp.callEnd(err)
-			if f.panic != nil {
-				panic(f.panicError())
-			}
+			g.c.callEnd(err)
+			f.raiseOverGoexit()
 		}
 	}()
-	invoke(g.grp.ctx(), site{&g.grp, -1}, func(ctx context.Context) (R, error) { return body(ctx, g) }, &r, &g.body)
+	invoke(g.c.ctx(), site{&g.c, -1}, func(ctx context.Context) (R, error) { return body(ctx, g) }, &r, &g.body)
 	returned = true
 	g.bodyEnd()
 	f, err := g.join()
-	g.grp.callEnd(err)
+	g.c.callEnd(err)
 	f.raise()
-	if err != nil && g.grp.opts&Settled == 0 {
+	if err != nil && g.c.opts&Settled == 0 {
 		var zero R
 		return zero, err
 	}
@@ -90,11 +87,11 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 // [TrySpawn]. It is made by Scope and valid until Scope returns; the zero
 // Group is not usable, and a Group must not be copied.
 type Group struct {
-	grp  group   // the context, fail-fast and the outcome rules, as for RunN
+	c    call    // the context, fail-fast and the outcome rules, as for RunN
 	body outcome // the body's; written by Scope's goroutine
 
 	live    atomic.Int64  // the body, while it runs, plus the children not yet returned
-	spawned atomic.Int64  // children spawned so far: the next one's index
+	count   atomic.Int64  // children spawned so far: the next one's index
 	running atomic.Int64  // children running
 	limit   atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
 	done    chan struct{} // closed when live drops to 0
@@ -119,7 +116,7 @@ func (g *Group) SetLimit(n int) {
 	if n < 1 {
 		panic("task: SetLimit: n is " + strconv.Itoa(n) + "; want at least 1")
 	}
-	if g.spawned.Load() != 0 {
+	if g.count.Load() != 0 {
 		panic("task: SetLimit: called after Spawn")
 	}
 	g.limit.Store(int64(n))
@@ -203,7 +200,7 @@ func (g *Group) enter(name string, c child) {
 			break
 		}
 	}
-	c.links().index = int(g.spawned.Add(1) - 1)
+	c.links().index = int(g.count.Add(1) - 1)
 }
 
 // A child is a task spawned into a group.
@@ -215,9 +212,9 @@ type child interface {
 
 // node is the part of a child that the group links.
 type node struct {
-	queued child // the next in the queue; guarded by the group's mu
-	index  int   // spawn order, from 0
-	stop   uint8 // own, stopCall or stopCtx: set before the task completes
+	queued child    // the next in the queue; guarded by the group's mu
+	index  int      // spawn order, from 0
+	stop   stopKind // own, stopCall or stopCtx: set before the task completes
 }
 
 func (n *node) links() *node { return n }
@@ -234,9 +231,9 @@ type childTask[T any] struct {
 
 func (c *childTask[T]) start(g *Group) {
 	var v T
-	o := outcome{state: exited} // stays so if fn calls runtime.Goexit
+	var o outcome
 	defer func() {
-		g.grp.classify(&o)
+		g.c.classify(&o)
 		c.stop = o.stop
 		if o.state == panicked || o.state == exited {
 			// Watched for an await that passes it on (see Scope), not
@@ -248,13 +245,13 @@ func (c *childTask[T]) start(g *Group) {
 		// (a completed task wins over a done ctx).
 		c.complete(v, o)
 		if o.state != succeeded {
-			g.grp.failFast(c.index, o)
+			g.c.trigger(c.index, &o)
 			g.mu.Lock()
 			g.ended = append(g.ended, c)
 			g.mu.Unlock()
 		}
 	}()
-	invoke(g.grp.ctx(), site{&g.grp, c.index}, c.fn, &v, &o)
+	invoke(g.c.ctx(), site{&g.c, c.index}, c.fn, &v, &o)
 }
 
 // enqueue makes c wait for a slot; the caller holds mu.
@@ -324,31 +321,24 @@ func (g *Group) leave() {
 
 // bodyEnd records the end of the body.
 func (g *Group) bodyEnd() {
-	g.grp.classify(&g.body)
-	g.grp.failFast(-1, g.body)
+	g.c.ended(-1, &g.body)
 	g.leave()
 }
 
 // join waits for every child and collects the outcomes: the body's first,
 // then the children's in spawn order.
-func (g *Group) join() (failures, error) {
+func (g *Group) join() (report, error) {
 	if g.live.Load() != 0 {
 		// Children just spawned are usually in this P's run queue: let
 		// them run here before blocking, as RunN does.
 		runtime.Gosched()
 	}
 	<-g.done
-	if g.grp.opts&KeepGoing == 0 {
-		g.grp.fail(context.Canceled)
+	if g.c.opts&KeepGoing == 0 {
+		g.c.fail(context.Canceled)
 	}
-	f := g.grp.failures()
-	first, _ := g.grp.first.(*PositionError) // reused: an error may wrap it
-	pe := func(i int) *PositionError {
-		if first != nil && first.Index == i {
-			return first
-		}
-		return nil
-	}
+	f := g.c.report()
+	pe := g.c.causeAt
 	body := g.body
 	f.add(-1, body, pe(-1))
 	var received map[error]int
@@ -375,7 +365,7 @@ func (g *Group) join() (failures, error) {
 		}
 		f.add(n.index, o, pe(n.index))
 	}
-	return f, f.err(g.grp.parent)
+	return f, f.err(g.c.parent)
 }
 
 // hashable reports whether err can be a map key: its type is comparable

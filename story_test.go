@@ -167,7 +167,7 @@ func TestCancellationRule(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		ret        func(ctx context.Context) error
-		failures   []int // positions in Failures
+		report     []int // positions in Failures
 		canceled   []int // positions in Canceled
 		firstIsF1  bool
 		unfinished bool
@@ -193,8 +193,8 @@ func TestCancellationRule(t *testing.T) {
 			if !errors.As(err, &ce) {
 				t.Fatalf("%s: err = %v", c.name, err)
 			}
-			if got := indexes(ce.Failures); !slices.Equal(got, c.failures) {
-				t.Errorf("%s: Failures at %v; want %v\n%v", c.name, got, c.failures, err)
+			if got := indexes(ce.Failures); !slices.Equal(got, c.report) {
+				t.Errorf("%s: Failures at %v; want %v\n%v", c.name, got, c.report, err)
 			}
 			if got := indexes(ce.Canceled); !slices.Equal(got, c.canceled) {
 				t.Errorf("%s: Canceled at %v; want %v", c.name, got, c.canceled)
@@ -202,7 +202,7 @@ func TestCancellationRule(t *testing.T) {
 			if ce.Ctx != nil || len(ce.Unfinished) > 0 {
 				t.Errorf("%s: Ctx = %v, Unfinished = %v; want none: the caller's ctx is fine", c.name, ce.Ctx, ce.Unfinished)
 			}
-			if strings.Count(err.Error(), "\n")+1 != len(c.failures) {
+			if strings.Count(err.Error(), "\n")+1 != len(c.report) {
 				t.Errorf("%s: message %q; want one line per failure", c.name, err)
 			}
 		})

@@ -2,8 +2,6 @@ package task
 
 import (
 	"context"
-	"runtime"
-	"strings"
 
 	"github.com/tasktuple/task/internal/probe"
 )
@@ -46,7 +44,7 @@ func Go[T any](ctx context.Context, fn func(context.Context) (T, error)) *Task[T
 
 func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error), end func(error)) {
 	var v T
-	o := outcome{state: exited} // stays so if fn calls runtime.Goexit
+	var o outcome
 	defer func() {
 		if o.state == panicked {
 			t.orph = watchOrphan(t, o.err.(*PanicError))
@@ -54,11 +52,7 @@ func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error), 
 		if end != nil {
 			// Before the task completes, so that whoever waits for it
 			// sees the call ended.
-			err := o.err
-			if o.state == exited {
-				err = ErrGoexit
-			}
-			end(err)
+			end(o.err)
 		}
 		t.complete(v, o)
 	}()
@@ -91,9 +85,6 @@ func (t *Task[T]) complete(v T, o outcome) bool {
 	if t.state.Load() != pending {
 		t.mu.Unlock()
 		return false
-	}
-	if o.state == exited {
-		o.err = ErrGoexit
 	}
 	if o.state == succeeded || o.state == failed {
 		t.val = v
@@ -181,139 +172,4 @@ func (t *Task[T]) awaiter() *core {
 		return nil
 	}
 	return &t.core
-}
-
-// invoke calls fn(ctx), stores its value in *v and records how it ended in
-// o. If fn calls runtime.Goexit, invoke never returns and o.state is left as
-// the caller set it (exited), for the caller's deferred functions to see,
-// unless a deferred function of fn panicked while the Goexit unwound: the
-// panic is recorded (it outranks the Goexit), and the Goexit goes on.
-func invoke[T any](ctx context.Context, at site, fn func(context.Context) (T, error), v *T, o *outcome) {
-	if p := probe.Load(); p != nil {
-		invokeProbed(p, ctx, at, fn, v, o)
-		return
-	}
-	invokeFn(ctx, fn, v, o)
-}
-
-// invokeProbed is invoke with the installed probes told of the function.
-func invokeProbed[T any](p probe.Probe, ctx context.Context, at site, fn func(context.Context) (T, error), v *T, o *outcome) {
-	callName, arg := at.names()
-	ctx, end := p.Func(ctx, callName, arg)
-	defer func() { end(o.probed()) }() // runs on a Goexit too
-	invokeFn(ctx, fn, v, o)
-}
-
-// invokeFn is invoke without the probes.
-func invokeFn[T any](ctx context.Context, fn func(context.Context) (T, error), v *T, o *outcome) {
-	normal := false
-	func() {
-		defer func() {
-			if normal {
-				return
-			}
-			// A panic or a Goexit. recover stops a panic, even one raised
-			// while a Goexit unwinds, after which the Goexit goes on and
-			// the code after this closure never runs: so record the panic
-			// here. recover returns nil for a Goexit, and for panic(nil)
-			// under GODEBUG=panicnil=1, recorded below.
-			if pv := recover(); pv != nil {
-				recordPanic(v, o, pv)
-			}
-		}()
-		*v, o.err = fn(ctx)
-		normal = true
-	}()
-	switch {
-	case normal && o.err == nil:
-		o.state = succeeded
-	case normal:
-		o.state = failed
-	case o.state != panicked:
-		// A recovered panic(nil) under GODEBUG=panicnil=1: a Goexit never
-		// gets here.
-		recordPanic(v, o, nil)
-	}
-}
-
-// recordPanic records a panic with value pv, from the deferred function that
-// recovered it.
-func recordPanic[T any](v *T, o *outcome, pv any) {
-	var zero T
-	*v = zero
-	o.state = panicked
-	pe := &PanicError{Value: pv, Stack: panicStack()}
-	if np, ok := pv.(*namedPanic); ok {
-		pe.Value, pe.name = np.value, np.name
-	}
-	o.err = pe
-}
-
-// panicStack is the stack of the calling goroutine, as runtime/debug.Stack
-// returns it, without linking runtime/debug into every program that uses
-// this package (about 100 kB), and starting at the frame that panicked: the
-// frames of the recovery, down to the runtime's panic frame, are cut.
-func panicStack() []byte {
-	buf := make([]byte, 4096)
-	for {
-		n := runtime.Stack(buf, false)
-		if n < len(buf) {
-			return trimPanicFrames(buf[:n])
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-}
-
-// trimPanicFrames removes the frames of the recovery from the top of a
-// stack taken in a deferred function of invoke: invoke's own frames, the
-// runtime's panic frames, and those of a Named wrapper that raised the
-// panic again, keeping the goroutine header line. The stack then starts at
-// the frame that panicked. A stack of another shape is returned as it is.
-func trimPanicFrames(stack []byte) []byte {
-	s := string(stack)
-	header, rest, ok := strings.Cut(s, "\n")
-	if !ok {
-		return stack
-	}
-	trimmed := false
-	for {
-		fn, _, _ := strings.Cut(rest, "\n")
-		if !recoveryFrame(fn) {
-			break
-		}
-		// Frames are two lines: the function, then a tab and its file.
-		for range 2 {
-			if _, rest, ok = strings.Cut(rest, "\n"); !ok {
-				return stack
-			}
-		}
-		trimmed = true
-	}
-	if !trimmed {
-		return stack
-	}
-	return []byte(header + "\n" + rest)
-}
-
-// recoveryFrame reports whether the function line of a frame is part of
-// the recovery of a panic rather than of the code that panicked.
-func recoveryFrame(fn string) bool {
-	if strings.HasPrefix(fn, "panic(") {
-		return true
-	}
-	// The closure of a Named function is named after the package that
-	// instantiates it: "main.handler.Named[...].1()".
-	if strings.Contains(fn, ".Named[...].") {
-		return true
-	}
-	name, ok := strings.CutPrefix(fn, "github.com/tasktuple/task.")
-	if !ok {
-		return false
-	}
-	for _, p := range [...]string{"panicStack(", "recordPanic[", "invokeFn["} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -2,13 +2,8 @@ package task
 
 import (
 	"context"
-	"errors"
 	"strconv"
 )
-
-// ErrNoTasks is returned by [WhenAny], [FirstOK] and [RunFirstOK] for empty
-// input: with nothing to wait for, no task can come first.
-var ErrNoTasks = errors.New("task: no tasks to wait for")
 
 // WhenAny waits until one of tasks completes, successfully or not, and
 // returns its position: the counterpart of .NET's Task.WhenAny. The tasks are
@@ -142,7 +137,7 @@ func FirstOK[T any](ctx context.Context, tasks []*Task[T]) (T, int, error) {
 		}
 		failed++
 	}
-	f := newFailures("FirstOK", "tasks")
+	f := newReport("FirstOK", "tasks")
 	for i, t := range tasks {
 		f.addTask(i, &t.core)
 	}

@@ -37,10 +37,10 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run2[T1, T2]{f1: f1}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(2)
 	s.startN(1)
-	local(&s.group, 1, f2, &s.r2)
+	runLast(&s.call, 1, f2, &s.r2)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), err
@@ -50,7 +50,7 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 
 // run2 is the state of one Run2 call: its only allocation.
 type run2[T1, T2 any] struct {
-	group
+	call
 	outs [2]outcome
 	f1   func(context.Context) (T1, error)
 	r1   T1
@@ -61,7 +61,7 @@ type run2[T1, T2 any] struct {
 func (s *run2[T1, T2]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	}
 }
 
@@ -101,10 +101,10 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run3[T1, T2, T3]{f1: f1, f2: f2}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(3)
 	s.startN(2)
-	local(&s.group, 2, f3, &s.r3)
+	runLast(&s.call, 2, f3, &s.r3)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), err
@@ -114,7 +114,7 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 
 // run3 is the state of one Run3 call: its only allocation.
 type run3[T1, T2, T3 any] struct {
-	group
+	call
 	outs [3]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -127,9 +127,9 @@ type run3[T1, T2, T3 any] struct {
 func (s *run3[T1, T2, T3]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	}
 }
 
@@ -172,10 +172,10 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run4[T1, T2, T3, T4]{f1: f1, f2: f2, f3: f3}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(4)
 	s.startN(3)
-	local(&s.group, 3, f4, &s.r4)
+	runLast(&s.call, 3, f4, &s.r4)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), err
@@ -185,7 +185,7 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 
 // run4 is the state of one Run4 call: its only allocation.
 type run4[T1, T2, T3, T4 any] struct {
-	group
+	call
 	outs [4]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -200,11 +200,11 @@ type run4[T1, T2, T3, T4 any] struct {
 func (s *run4[T1, T2, T3, T4]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	}
 }
 
@@ -250,10 +250,10 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run5[T1, T2, T3, T4, T5]{f1: f1, f2: f2, f3: f3, f4: f4}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(5)
 	s.startN(4)
-	local(&s.group, 4, f5, &s.r5)
+	runLast(&s.call, 4, f5, &s.r5)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), err
@@ -263,7 +263,7 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 
 // run5 is the state of one Run5 call: its only allocation.
 type run5[T1, T2, T3, T4, T5 any] struct {
-	group
+	call
 	outs [5]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -280,13 +280,13 @@ type run5[T1, T2, T3, T4, T5 any] struct {
 func (s *run5[T1, T2, T3, T4, T5]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	}
 }
 
@@ -335,10 +335,10 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run6[T1, T2, T3, T4, T5, T6]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(6)
 	s.startN(5)
-	local(&s.group, 5, f6, &s.r6)
+	runLast(&s.call, 5, f6, &s.r6)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), err
@@ -348,7 +348,7 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 
 // run6 is the state of one Run6 call: its only allocation.
 type run6[T1, T2, T3, T4, T5, T6 any] struct {
-	group
+	call
 	outs [6]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -367,15 +367,15 @@ type run6[T1, T2, T3, T4, T5, T6 any] struct {
 func (s *run6[T1, T2, T3, T4, T5, T6]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	}
 }
 
@@ -427,10 +427,10 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run7[T1, T2, T3, T4, T5, T6, T7]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(7)
 	s.startN(6)
-	local(&s.group, 6, f7, &s.r7)
+	runLast(&s.call, 6, f7, &s.r7)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), err
@@ -440,7 +440,7 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 
 // run7 is the state of one Run7 call: its only allocation.
 type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
-	group
+	call
 	outs [7]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -461,17 +461,17 @@ type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 func (s *run7[T1, T2, T3, T4, T5, T6, T7]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	}
 }
 
@@ -526,10 +526,10 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run8[T1, T2, T3, T4, T5, T6, T7, T8]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(8)
 	s.startN(7)
-	local(&s.group, 7, f8, &s.r8)
+	runLast(&s.call, 7, f8, &s.r8)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), err
@@ -539,7 +539,7 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 
 // run8 is the state of one Run8 call: its only allocation.
 type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
-	group
+	call
 	outs [8]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -562,19 +562,19 @@ type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	case 6:
-		spawned(&s.group, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7)
 	}
 }
 
@@ -632,10 +632,10 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(9)
 	s.startN(8)
-	local(&s.group, 8, f9, &s.r9)
+	runLast(&s.call, 8, f9, &s.r9)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), err
@@ -645,7 +645,7 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 
 // run9 is the state of one Run9 call: its only allocation.
 type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
-	group
+	call
 	outs [9]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -670,21 +670,21 @@ type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
 func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	case 6:
-		spawned(&s.group, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7)
 	case 7:
-		spawned(&s.group, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8)
 	}
 }
 
@@ -745,10 +745,10 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(10)
 	s.startN(9)
-	local(&s.group, 9, f10, &s.r10)
+	runLast(&s.call, 9, f10, &s.r10)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), err
@@ -758,7 +758,7 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 
 // run10 is the state of one Run10 call: its only allocation.
 type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
-	group
+	call
 	outs [10]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -785,23 +785,23 @@ type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
 func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	case 6:
-		spawned(&s.group, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7)
 	case 7:
-		spawned(&s.group, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8)
 	case 8:
-		spawned(&s.group, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9)
 	}
 }
 
@@ -865,10 +865,10 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(11)
 	s.startN(10)
-	local(&s.group, 10, f11, &s.r11)
+	runLast(&s.call, 10, f11, &s.r11)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), err
@@ -878,7 +878,7 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 
 // run11 is the state of one Run11 call: its only allocation.
 type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
-	group
+	call
 	outs [11]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -907,25 +907,25 @@ type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
 func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	case 6:
-		spawned(&s.group, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7)
 	case 7:
-		spawned(&s.group, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8)
 	case 8:
-		spawned(&s.group, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9)
 	case 9:
-		spawned(&s.group, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10)
 	}
 }
 
@@ -992,10 +992,10 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(12)
 	s.startN(11)
-	local(&s.group, 11, f12, &s.r12)
+	runLast(&s.call, 11, f12, &s.r12)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), err
@@ -1005,7 +1005,7 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 
 // run12 is the state of one Run12 call: its only allocation.
 type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
-	group
+	call
 	outs [12]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -1036,27 +1036,27 @@ type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
 func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	case 6:
-		spawned(&s.group, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7)
 	case 7:
-		spawned(&s.group, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8)
 	case 8:
-		spawned(&s.group, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9)
 	case 9:
-		spawned(&s.group, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10)
 	case 10:
-		spawned(&s.group, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11)
 	}
 }
 
@@ -1126,10 +1126,10 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(13)
 	s.startN(12)
-	local(&s.group, 12, f13, &s.r13)
+	runLast(&s.call, 12, f13, &s.r13)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), err
@@ -1139,7 +1139,7 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 
 // run13 is the state of one Run13 call: its only allocation.
 type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
-	group
+	call
 	outs [13]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -1172,29 +1172,29 @@ type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
 func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	case 6:
-		spawned(&s.group, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7)
 	case 7:
-		spawned(&s.group, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8)
 	case 8:
-		spawned(&s.group, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9)
 	case 9:
-		spawned(&s.group, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10)
 	case 10:
-		spawned(&s.group, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11)
 	case 11:
-		spawned(&s.group, 11, s.f12, &s.r12)
+		runAt(&s.call, 11, s.f12, &s.r12)
 	}
 }
 
@@ -1267,10 +1267,10 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(14)
 	s.startN(13)
-	local(&s.group, 13, f14, &s.r14)
+	runLast(&s.call, 13, f14, &s.r14)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), err
@@ -1280,7 +1280,7 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 
 // run14 is the state of one Run14 call: its only allocation.
 type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] struct {
-	group
+	call
 	outs [14]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -1315,31 +1315,31 @@ type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] stru
 func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	case 6:
-		spawned(&s.group, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7)
 	case 7:
-		spawned(&s.group, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8)
 	case 8:
-		spawned(&s.group, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9)
 	case 9:
-		spawned(&s.group, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10)
 	case 10:
-		spawned(&s.group, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11)
 	case 11:
-		spawned(&s.group, 11, s.f12, &s.r12)
+		runAt(&s.call, 11, s.f12, &s.r12)
 	case 12:
-		spawned(&s.group, 12, s.f13, &s.r13)
+		runAt(&s.call, 12, s.f13, &s.r13)
 	}
 }
 
@@ -1415,10 +1415,10 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(15)
 	s.startN(14)
-	local(&s.group, 14, f15, &s.r15)
+	runLast(&s.call, 14, f15, &s.r15)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), err
@@ -1428,7 +1428,7 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 
 // run15 is the state of one Run15 call: its only allocation.
 type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any] struct {
-	group
+	call
 	outs [15]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -1465,33 +1465,33 @@ type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	case 6:
-		spawned(&s.group, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7)
 	case 7:
-		spawned(&s.group, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8)
 	case 8:
-		spawned(&s.group, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9)
 	case 9:
-		spawned(&s.group, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10)
 	case 10:
-		spawned(&s.group, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11)
 	case 11:
-		spawned(&s.group, 11, s.f12, &s.r12)
+		runAt(&s.call, 11, s.f12, &s.r12)
 	case 12:
-		spawned(&s.group, 12, s.f13, &s.r13)
+		runAt(&s.call, 12, s.f13, &s.r13)
 	case 13:
-		spawned(&s.group, 13, s.f14, &s.r14)
+		runAt(&s.call, 13, s.f14, &s.r14)
 	}
 }
 
@@ -1570,10 +1570,10 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14, f15: f15}
-	s.initKind(ctx, options(opts), s.outs[:], runN, s)
+	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
 	s.wg.Add(16)
 	s.startN(15)
-	local(&s.group, 15, f16, &s.r16)
+	runLast(&s.call, 15, f16, &s.r16)
 	err := s.wait()
 	if err != nil && s.opts&Settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), *new(T16), err
@@ -1583,7 +1583,7 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 
 // run16 is the state of one Run16 call: its only allocation.
 type run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16 any] struct {
-	group
+	call
 	outs [16]outcome
 	f1   func(context.Context) (T1, error)
 	f2   func(context.Context) (T2, error)
@@ -1622,34 +1622,34 @@ type run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 func (s *run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]) goroutine(i int) {
 	switch i {
 	case 0:
-		spawned(&s.group, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1)
 	case 1:
-		spawned(&s.group, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2)
 	case 2:
-		spawned(&s.group, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3)
 	case 3:
-		spawned(&s.group, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4)
 	case 4:
-		spawned(&s.group, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5)
 	case 5:
-		spawned(&s.group, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6)
 	case 6:
-		spawned(&s.group, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7)
 	case 7:
-		spawned(&s.group, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8)
 	case 8:
-		spawned(&s.group, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9)
 	case 9:
-		spawned(&s.group, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10)
 	case 10:
-		spawned(&s.group, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11)
 	case 11:
-		spawned(&s.group, 11, s.f12, &s.r12)
+		runAt(&s.call, 11, s.f12, &s.r12)
 	case 12:
-		spawned(&s.group, 12, s.f13, &s.r13)
+		runAt(&s.call, 12, s.f13, &s.r13)
 	case 13:
-		spawned(&s.group, 13, s.f14, &s.r14)
+		runAt(&s.call, 13, s.f14, &s.r14)
 	case 14:
-		spawned(&s.group, 14, s.f15, &s.r15)
+		runAt(&s.call, 14, s.f15, &s.r15)
 	}
 }

@@ -2,16 +2,11 @@ package task
 
 import (
 	"context"
-	"errors"
 	"runtime"
 	"strconv"
 	"sync"
 	"time"
 )
-
-// ErrLost is the cause of the cancellation that [RunFirstOK] and [Hedge]
-// send to the functions still running once one has succeeded.
-var ErrLost = errors.New("task: another function succeeded first")
 
 // RunFirstOK calls every function of fns concurrently, each in a new
 // goroutine, and returns the value and position of the first to succeed.
@@ -41,7 +36,7 @@ func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, err
 		var zero T
 		return zero, -1, ErrNoTasks
 	}
-	r := newRacer(ctx, race, fns)
+	r := newRacer(ctx, kindFirstOK, fns)
 	for i := range fns {
 		r.launch(i, true) // every function is called, even after a win
 	}
@@ -68,7 +63,7 @@ func Hedge[T any](ctx context.Context, delay time.Duration, fns ...func(context.
 		var zero T
 		return zero, -1, ErrNoTasks
 	}
-	r := newRacer(ctx, hedge, fns)
+	r := newRacer(ctx, kindHedge, fns)
 	r.launch(0, false)
 	if len(fns) > 1 {
 		r.stagger(ctx, delay)
@@ -91,10 +86,15 @@ func checkFns[T any](name string, ctx context.Context, fns []func(context.Contex
 // A racer runs the functions of RunFirstOK or Hedge, each with a context
 // of its own, so that the winner's can outlive the call.
 type racer[T any] struct {
-	group
-	fns   []func(context.Context) (T, error)
-	vals  []T      // vals[i] written only by function i, read after wg.Wait
-	ended chan int // each started function's position, when it ends; never blocks (capacity len(fns))
+	race
+	fns  []func(context.Context) (T, error)
+	vals []T // vals[i] written only by function i, read after wg.Wait
+}
+
+// race is the part of a racer that does not depend on T.
+type race struct {
+	call
+	returned chan int // each started function's position, when it ends; never blocks (capacity len(fns))
 
 	lmu   sync.Mutex // guards lanes, and starting a function after a win
 	lanes []*lane    // the context of each started function; nil for the others
@@ -141,8 +141,9 @@ func (d detached) AfterFunc(f func()) func() bool {
 	return stop
 }
 
-func newRacer[T any](ctx context.Context, kind uint8, fns []func(context.Context) (T, error)) *racer[T] {
-	r := &racer[T]{fns: fns, vals: make([]T, len(fns)), ended: make(chan int, len(fns)), lanes: make([]*lane, len(fns))}
+func newRacer[T any](ctx context.Context, kind callKind, fns []func(context.Context) (T, error)) *racer[T] {
+	r := &racer[T]{fns: fns, vals: make([]T, len(fns))}
+	r.returned, r.lanes = make(chan int, len(fns)), make([]*lane, len(fns))
 	r.initKind(ctx, 0, make([]outcome, len(fns)), kind, r)
 	return r
 }
@@ -169,24 +170,15 @@ func (r *racer[T]) launch(i int, always bool) bool {
 // goroutine runs function i, in a goroutine that launch started after
 // setting its lane.
 func (r *racer[T]) goroutine(i int) {
-	r.outs[i].state = exited // stays so if fn calls runtime.Goexit
 	defer r.end(i)
-	invoke(r.lanes[i], site{&r.group, i}, r.fns[i], &r.vals[i], &r.outs[i])
+	invoke(r.lanes[i], site{&r.call, i}, r.fns[i], &r.vals[i], &r.outs[i])
 }
 
-// end records the end of function i; if it won, it cancels the others.
-func (r *racer[T]) end(i int) {
-	r.record(i)
-	if r.winner.Load() == int32(i)+1 {
-		r.lmu.Lock()
-		for j, l := range r.lanes {
-			if j != i && l != nil {
-				l.cancel(ErrLost)
-			}
-		}
-		r.lmu.Unlock()
-	}
-	r.ended <- i
+// end records the end of function i (see race.trigger) and counts it out.
+func (r *race) end(i int) {
+	r.classify(&r.outs[i])
+	r.trigger(i, &r.outs[i])
+	r.returned <- i
 	r.wg.Done()
 }
 
@@ -198,7 +190,7 @@ func (r *racer[T]) stagger(ctx context.Context, delay time.Duration) {
 	for next := 1; next < len(r.fns); next++ {
 		select {
 		case <-timer.C:
-		case i := <-r.ended:
+		case i := <-r.returned:
 			if r.outs[i].state == succeeded { // written before the send
 				return
 			}

@@ -1,0 +1,304 @@
+package task
+
+import (
+	"context"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tasktuple/task/internal/probe"
+)
+
+// A group runs the functions of one RunN, Map or RunFirstOK call. Unless
+// the call keeps going, it is also the context those functions get: a child
+// of the caller's ctx that is canceled when the first function fails (for
+// RunFirstOK: succeeds), and when the call returns.
+//
+// The child is made only when a function first looks at it (Done, Value, or
+// Err once canceled), so functions that never look cost no allocation for it.
+type call struct {
+	wg     sync.WaitGroup
+	parent context.Context
+	outs   []outcome // one per function; outs[i] written only by function i, read after wg.Wait
+	opts   Option
+	kind   callKind     // names the call in errors and chooses its rules
+	winner atomic.Int32 // RunFirstOK: 1 + the position of the first success, or 0
+
+	ready  atomic.Bool // child and cancel are set
+	failed atomic.Bool // first is set
+	mu     sync.Mutex  // guards child, cancel and first
+	child  context.Context
+	cancel context.CancelCauseFunc
+	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns
+
+	end func(error) // the probes' end of the call, when probes are installed
+	st  starter     // runs the functions by position, in the goroutines startN and startAt start
+}
+
+// A site is where a function runs, for the probes, which alone ask for its
+// names: g is nil for a task of Go, i is -1 for the body of a Scope.
+type site struct {
+	c *call
+	i int
+}
+
+// names returns the call's name and the argument's.
+func (s site) names() (call, arg string) {
+	if s.c == nil {
+		return "Go", "fn"
+	}
+	f := s.c.report()
+	return f.e.Call, argName(f.arg, s.i)
+}
+
+// begin tells the probes, if any, that the call starts; its functions then
+// derive their context from the probes'. The caller has set c.kind.
+func (c *call) begin() {
+	if p := probe.Load(); p != nil {
+		c.parent, c.end = p.Call(c.parent, c.report().e.Call)
+	}
+}
+
+// callEnd tells the probes, if any, that the call returns with err.
+func (c *call) callEnd(err error) {
+	if c.end != nil {
+		end := c.end
+		c.end = nil
+		end(err)
+	}
+}
+
+// A callKind is the kind of call a call runs the functions of: it names
+// the call in errors and chooses its rules.
+type callKind uint8
+
+const (
+	kindRunN            callKind = iota // RunN
+	kindMap                             // Map
+	kindFirstOK                         // RunFirstOK: the first success cancels the others; failures do not
+	kindHedge                           // Hedge: a race whose functions start one after another
+	kindScope                           // Scope: a body and the children it spawns
+	kindMapSeq                          // MapSeq: a stream of calls
+	kindMapSeqUnordered                 // MapSeqUnordered
+)
+
+// runNames are the names of RunN, so that naming the call costs nothing.
+var runNames = func() (names [17]string) {
+	for n := range names {
+		names[n] = "Run" + strconv.Itoa(n)
+	}
+	return
+}()
+
+// failures returns an empty collection of the group's outcomes.
+func (c *call) report() report {
+	switch c.kind {
+	case kindMap:
+		return newReport("Map", "inputs")
+	case kindFirstOK:
+		return newReport("RunFirstOK", "fns")
+	case kindHedge:
+		return newReport("Hedge", "fns")
+	case kindScope:
+		return newReport("Scope", "children")
+	case kindMapSeq:
+		return newReport("MapSeq", "inputs")
+	case kindMapSeqUnordered:
+		return newReport("MapSeqUnordered", "inputs")
+	}
+	return newReport(runNames[len(c.outs)], "f")
+}
+
+// init prepares c for functions whose outcomes go to outs. The caller adds
+// to c.wg one count per goroutine that calls finish.
+func (c *call) init(parent context.Context, o Option, outs []outcome, st starter) {
+	c.parent = parent
+	c.opts = o
+	c.outs = outs
+	c.st = st
+}
+
+// initKind is init for a call of another kind than RunN, then begin.
+func (c *call) initKind(parent context.Context, o Option, outs []outcome, kind callKind, st starter) {
+	c.init(parent, o, outs, st)
+	c.kind = kind
+	c.begin()
+}
+
+// ctx is the context the functions get: the call itself, or with
+// KeepGoing the caller's ctx. MapSeq's calls always get the call, so that
+// breaking out of the loop can cancel them.
+func (c *call) ctx() context.Context {
+	if c.opts&KeepGoing != 0 && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered {
+		return c.parent
+	}
+	return c
+}
+
+// A starter runs the functions of a call by position: goroutine(i) runs
+// function i in a goroutine that startN or startAt started.
+type starter interface{ goroutine(i int) }
+
+// startN starts function i for i in [0, n), each in a new goroutine.
+//
+// It is not generic on purpose, and neither is the function its goroutines
+// start at, which the runtime looks up by name when a goroutine starts and
+// again when it exits (runtime.isSystemGoroutine reads the whole name, to
+// tell the runtime's own goroutines). The name of a function instantiated
+// in a generic one spells out every type argument's shape, the fields of a
+// struct included: 356 bytes for the go statement of Run16 over int,
+// string, float64 and a two-field struct, read twice per goroutine, 15% of
+// Run16's CPU. Here the name is "task.(*group).startN.gowrap1", and
+// the closure of the go statement holds c and i: 24 bytes. Every goroutine
+// of the package that runs a function of a generic type starts here, at
+// startAt, or at another non-generic function.
+func (c *call) startN(n int) {
+	for i := range n {
+		go c.run(i)
+	}
+}
+
+// startAt starts function i in a new goroutine.
+func (c *call) startAt(i int) {
+	go c.run(i)
+}
+
+// workerDone counts a worker of c out of c.wg. If exiting, the worker is
+// unwinding from a runtime.Goexit of a function it ran (a recovered panic
+// on the way included): it first starts a worker at position 0 to take its
+// place, counted in before it is counted out, so that a wait on c.wg waits
+// for the replacement too.
+func (c *call) workerDone(exiting bool) {
+	if exiting {
+		c.wg.Add(1)
+		c.startAt(0)
+	}
+	c.wg.Done()
+}
+
+// run runs function i, in the goroutine startN or startAt started.
+func (c *call) run(i int) { c.st.goroutine(i) }
+
+// runAt runs function i of the group in a goroutine that RunN started.
+func runAt[T any](c *call, i int, fn func(context.Context) (T, error), v *T) {
+	defer c.finish(i)
+	invoke(c.ctx(), site{c, i}, fn, v, &c.outs[i])
+}
+
+// runLast runs the last function on the caller's goroutine. If that
+// function calls runtime.Goexit, the caller's goroutine is unwinding:
+// runLast still waits for the other functions before letting it go on (see
+// report.raiseOverGoexit).
+func runLast[T any](c *call, i int, fn func(context.Context) (T, error), v *T) {
+	returned := false
+	defer func() {
+		if !returned {
+			c.finish(i)
+			f, _ := c.join()
+			f.raiseOverGoexit()
+		}
+	}()
+	invoke(c.ctx(), site{c, i}, fn, v, &c.outs[i])
+	returned = true
+	c.finish(i)
+}
+
+// finish records the end of function i and counts it as done.
+func (c *call) finish(i int) {
+	c.ended(i, &c.outs[i])
+	c.wg.Done()
+}
+
+// wait waits for every function, cancels the child context, and returns the
+// error, raising panics and Goexit.
+func (c *call) wait() error {
+	c.settle()
+	for i := range c.outs {
+		if c.outs[i].state != succeeded {
+			f, err := c.collect()
+			c.callEnd(err)
+			f.raise()
+			return err
+		}
+	}
+	c.callEnd(nil)
+	return nil // the success path: nothing to collect
+}
+
+// join waits for every function, cancels the child context, and collects
+// the outcomes.
+func (c *call) join() (report, error) {
+	c.settle()
+	f, err := c.collect()
+	c.callEnd(err)
+	return f, err
+}
+
+// settle waits for every function and cancels the child context.
+func (c *call) settle() {
+	// The goroutines just started are usually in this P's run queue, not
+	// yet running: yielding once lets them run here, which is far cheaper
+	// than parking on the WaitGroup and being woken by another thread.
+	// (Yielding only while some are unfinished would take one more atomic
+	// update in every function, which costs more than the yield saves.)
+	runtime.Gosched()
+	c.wg.Wait()
+	if c.opts&KeepGoing == 0 {
+		c.fail(context.Canceled)
+	}
+}
+
+// collect gathers the outcomes of a settled call into a CallError.
+func (c *call) collect() (report, error) {
+	f := c.report()
+	for i, o := range c.outs {
+		c.add(&f, i, o)
+	}
+	return f, f.err(c.parent)
+}
+
+// add adds the outcome o of function i to f.
+func (c *call) add(f *report, i int, o outcome) {
+	f.add(i, o, c.causeAt(i))
+}
+
+// childCtx returns the child context, making it on first use.
+func (c *call) childCtx() context.Context {
+	if c.ready.Load() {
+		return c.child
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.child == nil {
+		c.child, c.cancel = context.WithCancelCause(c.parent)
+		if c.first != nil {
+			c.cancel(c.first)
+		}
+		c.ready.Store(true)
+	}
+	return c.child
+}
+
+// Deadline is the parent's deadline.
+func (c *call) Deadline() (time.Time, bool) { return c.parent.Deadline() }
+
+// Done returns the child context's Done channel.
+func (c *call) Done() <-chan struct{} { return c.childCtx().Done() }
+
+// Err is the child context's error. Until a function has failed it is the
+// parent's, and no child is made for it.
+func (c *call) Err() error {
+	if c.ready.Load() || c.failed.Load() {
+		return c.childCtx().Err()
+	}
+	return c.parent.Err()
+}
+
+// Value looks key up in the child context, which also answers
+// [context.Cause] with the first failure.
+func (c *call) Value(key any) any { return c.childCtx().Value(key) }
+
+// String names the context for debugging.
+func (c *call) String() string { return "task.RunN context" }

@@ -1,0 +1,96 @@
+package task
+
+import (
+	"context"
+	"errors"
+)
+
+// This file decides, for every kind of call, what the end of a function
+// means: whether an error is a failure or a stop (classify), and what a
+// failure or a success triggers (call.trigger for RunN, Map, Scope and
+// MapSeq; race.trigger for RunFirstOK and Hedge). How a function ended is
+// recorded by invoke (outcome.go); how outcomes become the call's error, by
+// a report (report.go).
+
+// ended classifies the outcome o of function i and applies what it
+// triggers: the rule of RunN, Map, Scope and MapSeq.
+func (c *call) ended(i int, o *outcome) {
+	c.classify(o)
+	c.trigger(i, o)
+}
+
+// classify says whether an error is a stop rather than a failure. This is
+// the rule for cancellations (see the package documentation): an error is a
+// stop only if the function returned it after its context was canceled and
+// it holds that cancellation: the parent's error or cause (stopCtx), or
+// context.Canceled or the exact cause the call sent (stopCall). The same
+// sentinel returned independently is not the cause: the cause is a
+// *PositionError of the call's.
+func (c *call) classify(o *outcome) {
+	if o.state != failed {
+		return
+	}
+	switch {
+	case stoppedBy(o.err, c.parent):
+		o.stop = stopCtx
+	case c.failed.Load() && (errors.Is(o.err, context.Canceled) || errors.Is(o.err, c.first)): // first is written before failed is set
+		o.stop = stopCall
+	}
+}
+
+// trigger is fail-fast: unless the call keeps going, a failure of its own
+// (an error, a panic, a Goexit) cancels the call with the failure of
+// position i as the cause.
+func (c *call) trigger(i int, o *outcome) {
+	if o.state != succeeded && o.stop == own && c.opts&KeepGoing == 0 {
+		r := c.report()
+		c.fail(r.at(i, o.err))
+	}
+}
+
+// trigger is the rule of RunFirstOK and Hedge: the first success wins and
+// cancels the others, with [ErrLost] as the cause; a failure, or a success
+// after the win, triggers nothing.
+func (r *race) trigger(i int, o *outcome) {
+	if o.state != succeeded || !r.winner.CompareAndSwap(0, int32(i)+1) {
+		return
+	}
+	r.fail(ErrLost)
+	r.lmu.Lock()
+	for j, l := range r.lanes {
+		if j != i && l != nil {
+			l.cancel(ErrLost)
+		}
+	}
+	r.lmu.Unlock()
+}
+
+// fail cancels the call's context with cause, if this is the first failure.
+func (c *call) fail(cause error) {
+	if c.failed.Load() {
+		return
+	}
+	c.mu.Lock()
+	if c.first == nil {
+		c.first = cause
+		c.failed.Store(true)
+		if c.cancel != nil {
+			c.cancel(cause)
+		}
+	}
+	c.mu.Unlock()
+}
+
+// stoppedBy reports whether err says a function gave up because ctx was
+// canceled: ctx's error, or its cause, is in err's tree.
+func stoppedBy(err error, ctx context.Context) bool {
+	cerr := ctx.Err()
+	if cerr == nil {
+		return false
+	}
+	if errors.Is(err, cerr) {
+		return true
+	}
+	cause := context.Cause(ctx)
+	return cause != cerr && cause != nil && errors.Is(err, cause)
+}
