@@ -46,7 +46,7 @@ func WhenAll(ctx context.Context, tasks ...Awaiter) error {
 			return gaveUp("WhenAll", "tasks", err, len(tasks), func(i int) *core { return tasks[i].awaiter() })
 		}
 	}
-	f := newFailures("WhenAll", "tasks")
+	f := newReport("WhenAll", "tasks")
 	for i, t := range tasks {
 		f.addTask(i, t.awaiter())
 	}
