@@ -1,12 +1,14 @@
 package task
 
 import (
+	"context"
 	"fmt"
+	"runtime"
 	"testing"
 )
 
-// The benchmarks of this package measure AwaitN and RunN alone; the
-// comparison with other libraries lives in the bench module.
+// The benchmarks of this package measure its calls alone; the comparison
+// with other libraries lives in the bench module.
 //
 // They use for range b.N rather than b.Loop: in Go 1.26 a b.Loop body
 // keeps its assignments alive, which can move captured values to the heap
@@ -29,5 +31,118 @@ func BenchmarkRun(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("n=%d/mode=immediate", a.n), func(b *testing.B) { a.benchRun(b, false) })
 		b.Run(fmt.Sprintf("n=%d/mode=usesctx", a.n), func(b *testing.B) { a.benchRun(b, true) })
+	}
+}
+
+var sizes = []int{16, 1_000, 100_000}
+
+// perTask reports ns and bytes per task next to the per-operation figures.
+func perTask(b *testing.B, n int, body func()) {
+	b.Helper()
+	b.ReportAllocs()
+	var m1, m2 runtime.MemStats
+	runtime.ReadMemStats(&m1)
+	b.ResetTimer()
+	for range b.N {
+		body()
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&m2)
+	tasks := float64(b.N) * float64(n)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/tasks, "ns/task")
+	b.ReportMetric(float64(m2.TotalAlloc-m1.TotalAlloc)/tasks, "B/task")
+}
+
+func BenchmarkAll(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range sizes {
+		done := make([]*Task[int], n)
+		for i := range done {
+			done[i] = FromResult(i)
+		}
+		b.Run(fmt.Sprintf("n=%d/mode=completed", n), func(b *testing.B) {
+			perTask(b, n, func() { All(ctx, done) })
+		})
+		b.Run(fmt.Sprintf("n=%d/mode=go", n), func(b *testing.B) {
+			tasks := make([]*Task[int], n)
+			perTask(b, n, func() {
+				for i := range tasks {
+					tasks[i] = Go(ctx, immediate[int])
+				}
+				All(ctx, tasks)
+			})
+		})
+	}
+}
+
+func BenchmarkWhenAny(b *testing.B) {
+	// Every task is pending and ctx is done: WhenAny registers with every
+	// task, finds ctx done, and unregisters from every task.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, n := range sizes {
+		b.Run(fmt.Sprintf("n=%d/mode=pending", n), func(b *testing.B) {
+			_, tasks := sources(n)
+			perTask(b, n, func() { WhenAny(ctx, tasks) })
+		})
+	}
+}
+
+// BenchmarkWhenAnyRepeated is BenchmarkWhenAny over n copies of one pending
+// task: every link of the call is registered with the same task.
+func BenchmarkWhenAnyRepeated(b *testing.B) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprintf("n=%d/mode=pending", n), func(b *testing.B) {
+			_, t := sources(1)
+			tasks := repeat(t[0], n)
+			perTask(b, n, func() { WhenAny(ctx, tasks) })
+		})
+	}
+}
+
+func BenchmarkWhenEach(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range sizes {
+		done := make([]*Task[int], n)
+		for i := range done {
+			done[i] = FromResult(i)
+		}
+		b.Run(fmt.Sprintf("n=%d/mode=completed", n), func(b *testing.B) {
+			perTask(b, n, func() {
+				for range WhenEach(ctx, done) {
+				}
+			})
+		})
+		// Every task but the last is pending when the loop begins, so
+		// WhenEach registers with each; the loop body completes one for
+		// every task it is given, and WhenEach wakes for each in turn.
+		b.Run(fmt.Sprintf("n=%d/mode=pending", n), func(b *testing.B) {
+			srcs, tasks := sources(n - 1)
+			tasks = append(tasks, FromResult(0))
+			perTask(b, n, func() {
+				rearm(srcs)
+				k := 0
+				for range WhenEach(ctx, tasks) {
+					if k < len(srcs) {
+						srcs[k].Complete(k, nil)
+						k++
+					}
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkMap(b *testing.B) {
+	ctx := context.Background()
+	for _, n := range sizes {
+		in := make([]int, n)
+		b.Run(fmt.Sprintf("n=%d/limit=8", n), func(b *testing.B) {
+			perTask(b, n, func() {
+				Map(ctx, in, 8, func(_ context.Context, x int) (int, error) { return x, nil })
+			})
+		})
 	}
 }

@@ -60,15 +60,3 @@ func TestNamed(t *testing.T) {
 		t.Errorf("Named(nil): %q", msg)
 	}
 }
-
-func TestNamedAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates")
-	}
-	ctx := context.Background()
-	plain := testing.AllocsPerRun(100, func() { Run2(ctx, immediate[int], immediate[string]) })
-	named := testing.AllocsPerRun(100, func() { Run2(ctx, Named("i", immediate[int]), Named("s", immediate[string])) })
-	if named-plain > 2 {
-		t.Errorf("Run2: %v allocations plain, %v with two Named functions; want at most one more each", plain, named)
-	}
-}

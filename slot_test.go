@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strconv"
 	"sync/atomic"
@@ -192,9 +193,43 @@ func zeroValue(i int) any {
 	return point{}
 }
 
-// linked reports whether any call is registered with c.
-func (c *core) linked() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.links != nil
+// callCase is AwaitN or RunN of one arity, through its adapter.
+type callCase struct {
+	name string
+	n    int
+	fn   func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error)
+}
+
+func awaits() []callCase {
+	var cs []callCase
+	for _, a := range arities {
+		cs = append(cs, callCase{fmt.Sprintf("Await%d", a.n), a.n, a.await})
+	}
+	return cs
+}
+
+func runs() []callCase {
+	var cs []callCase
+	for _, a := range arities[1:] {
+		cs = append(cs, callCase{fmt.Sprintf("Run%d", a.n), a.n, a.run})
+	}
+	return cs
+}
+
+func checkValues(t *testing.T, name string, got []any, n int) {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		if want := wantValue(n, i); !reflect.DeepEqual(got[i-1], want) {
+			t.Errorf("%s: r%d = %#v; want %#v", name, i, got[i-1], want)
+		}
+	}
+}
+
+func checkZero(t *testing.T, name string, got []any) {
+	t.Helper()
+	for i, v := range got {
+		if want := zeroValue(i + 1); !reflect.DeepEqual(v, want) {
+			t.Errorf("%s: r%d = %#v; want zero %#v", name, i+1, v, want)
+		}
+	}
 }

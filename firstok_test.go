@@ -12,6 +12,43 @@ import (
 	"time"
 )
 
+func TestRunFirstOK(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var losersDone atomic.Int32
+		slow := func(ctx context.Context) (string, error) {
+			<-ctx.Done()
+			losersDone.Add(1)
+			if context.Cause(ctx) != ErrLost {
+				t.Errorf("loser's cause = %v; want ErrLost", context.Cause(ctx))
+			}
+			return "", ctx.Err()
+		}
+		fast := func(ctx context.Context) (string, error) { return "fast", nil }
+		failing := func(ctx context.Context) (string, error) { return "", errors.New("replica down") }
+		v, i, err := RunFirstOK(context.Background(), slow, failing, fast, slow)
+		if v != "fast" || i != 2 || err != nil {
+			t.Fatalf("RunFirstOK = %q, %d, %v", v, i, err)
+		}
+		if losersDone.Load() != 2 {
+			t.Errorf("RunFirstOK returned before its losers: %d of 2 done", losersDone.Load())
+		}
+		_, i, err = RunFirstOK(context.Background(), failing, failing)
+		if i != -1 || !slices.Equal(positions(err), []int{0, 1}) {
+			t.Errorf("all failing: %d, %v", i, err)
+		}
+		r := recoverFrom(func() {
+			RunFirstOK(context.Background(), fast, func(ctx context.Context) (string, error) {
+				<-ctx.Done()
+				panic("loser panicked")
+			})
+		})
+		var pe *PanicError
+		if err, ok := r.(error); !ok || !errors.As(err, &pe) || pe.Value != "loser panicked" {
+			t.Errorf("a loser's panic after a win: recovered %v", r)
+		}
+	})
+}
+
 // TestRunFirstOKWinnerContext: the winner's context is alive after
 // RunFirstOK returns and canceled with the caller's ctx; the losers' are
 // canceled with ErrLost.
