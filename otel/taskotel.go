@@ -25,7 +25,9 @@
 //	             from task.Named, as in task.PositionError.Arg
 //	task.index   its position, as in task.PositionError.Index (-1 for the
 //	             body of a Scope; none for the function of Go)
-//	error.type   the type of the error, when the call or function failed
+//	error.type   the type of the error, when the call or function failed;
+//	             for a call that raises a panic, the type of the panic's
+//	             value, as the exception.type of its function's event
 //
 // How a function ends is recorded on its span:
 //
@@ -42,6 +44,12 @@
 //     because another function succeeded"), and for a cancellation of the
 //     call's own when the caller's ctx is not done: MapSeq's, when the
 //     loop over it breaks out ("canceled by the call").
+//
+// A call records its error, with status Error and error.type. A call that
+// raises a panic records its message without the stacks, which are in
+// the exception events of the functions that panicked, and as error.type
+// the type of the value of the panic it raises (the first in argument
+// order), not *task.CallError.
 //
 // Install is process-wide: once it is installed, the core calls the
 // instrumentation of every call, and it cannot be removed (install a no-op
@@ -250,11 +258,72 @@ func (c *callCtx) Value(key any) any {
 
 // end records the call's error and ends its span.
 func (c *callCtx) end(err error) {
-	if err != nil {
+	switch p := raised(err); {
+	case p != nil:
+		c.span.SetStatus(codes.Error, withoutStacks(err))
+		c.span.SetAttributes(semconv.ErrorTypeKey.String(typeName(p.Value)))
+	case err != nil:
 		c.span.SetStatus(codes.Error, err.Error())
 		c.span.SetAttributes(semconv.ErrorType(err))
 	}
 	c.span.End()
+}
+
+// raised is the panic that a call ending with err raises: the error itself
+// for the task of Go, else the first panic in argument order among the
+// failures of the call's *task.CallError (the one the call raises, holding
+// the others). It is nil when the call raises no panic.
+//
+// The call's error is still what is recorded, rather than the raised
+// *task.PanicError: its message has every failure. The error.type of a
+// panic is the type of its value, as the exception.type of the function's
+// exception event.
+func raised(err error) *task.PanicError {
+	switch err := err.(type) {
+	case *task.PanicError:
+		return err
+	case *task.CallError:
+		for _, f := range err.Failures {
+			if p, ok := f.Err.(*task.PanicError); ok {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// withoutStacks is the message of err without the stacks of the panics in
+// it: they are many lines each, and each is in the exception event of the
+// function that panicked.
+func withoutStacks(err error) string {
+	msg := err.Error()
+	eachPanic(err, func(p *task.PanicError) {
+		if len(p.Stack) > 0 {
+			msg = strings.ReplaceAll(msg, "\n\n"+strings.TrimSuffix(string(p.Stack), "\n"), "")
+		}
+	})
+	return msg
+}
+
+// eachPanic calls f for each *task.PanicError in the tree of err, as
+// errors.As walks it: the failures of a call, the others of a panic, and
+// a panic's value when it is an error.
+func eachPanic(err error, f func(*task.PanicError)) {
+	if p, ok := err.(*task.PanicError); ok {
+		f(p)
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		if next := u.Unwrap(); next != nil {
+			eachPanic(next, f)
+		}
+	case interface{ Unwrap() []error }:
+		for _, next := range u.Unwrap() {
+			if next != nil {
+				eachPanic(next, f)
+			}
+		}
+	}
 }
 
 func (prober) Func(ctx context.Context, call, arg string) (context.Context, func(probe.Outcome)) {

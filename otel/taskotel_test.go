@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"runtime"
 	"slices"
 	"strings"
@@ -268,7 +269,10 @@ func TestPanic(t *testing.T) {
 	if stack := eventAttr(e, "exception.stacktrace"); !strings.HasPrefix(stack, "goroutine ") || !strings.Contains(stack, ".panicHere(") {
 		t.Errorf("exception.stacktrace does not hold panicHere:\n%s", stack)
 	}
-	checkStatus(t, get(t, spans, "task.Run2"), codes.Error, recovered.(error).Error())
+	// The call's status is the message, without the stack.
+	call := get(t, spans, "task.Run2")
+	checkStatus(t, call, codes.Error, "task: Run2: parse: panic: out of paper")
+	checkAttrs(t, call, "error.type", "string")
 
 	// The stack starts at the frame that panicked; an error as the panic
 	// value is named by its type.
@@ -298,6 +302,69 @@ func TestPanic(t *testing.T) {
 	}
 	if got := eventAttr(e, "exception.message"); got != "runtime error: index out of range [3] with length 0" {
 		t.Errorf("exception.message %q", got)
+	}
+}
+
+// TestPanicCallSpan: the span of a call that raises a panic has, as
+// error.type, the type of the value of the panic it raises, and, as its
+// status, the call's message without the stacks, which stay in the
+// functions' exception events.
+func TestPanicCallSpan(t *testing.T) {
+	r, ctx := record(t)
+	raise := func(f func()) {
+		t.Helper()
+		defer func() {
+			t.Helper()
+			if _, ok := recover().(*task.PanicError); !ok {
+				t.Error("no *task.PanicError raised")
+			}
+		}()
+		f()
+	}
+	// An error, then two panics: the first in argument order is raised.
+	raise(func() {
+		_, _, _, _, _ = task.Run4(ctx, fail("boom"),
+			func(context.Context) (int, error) { panic(&net.AddrError{Err: "torn", Addr: "x"}) },
+			value(1),
+			task.Named("parse", func(context.Context) (int, error) { panic("out of paper") }))
+	})
+	raise(func() {
+		_, _ = task.Map(ctx, []int{3}, 1, func(_ context.Context, i int) (int, error) {
+			var a []int
+			return a[i], nil
+		})
+	})
+	// A panic of a call that a function lets go on: its value is the
+	// inner call's *task.PanicError, whose stack is left out too.
+	raise(func() {
+		_, _ = task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
+			_, _, err := task.Run2(ctx, value(1), func(context.Context) (int, error) { panic("inner") })
+			return 0, err
+		})
+	})
+	raise(func() {
+		_, _ = task.Go(ctx, func(context.Context) (int, error) { panic(errors.New("lost")) }).Wait(ctx)
+	})
+	spans := r.spans()
+	for _, tc := range []struct{ span, errorType, desc string }{
+		{"task.Run4", "*net.AddrError", "task: Run4: f1: boom\ntask: Run4: f2: panic: address x: torn\ntask: Run4: parse: panic: out of paper"},
+		{"task.Map", "runtime.boundsError", "task: Map: inputs[0]: panic: runtime error: index out of range [3] with length 0"},
+		{"task.Scope", "*task.PanicError", "task: Scope: body: panic: task: Run2: f2: panic: inner"},
+		{"task.Go", "*errors.errorString", "task: panic: lost"},
+	} {
+		s := get(t, spans, tc.span)
+		checkStatus(t, s, codes.Error, tc.desc)
+		checkAttrs(t, s, "error.type", tc.errorType)
+		for _, e := range s.Events() {
+			t.Errorf("span %q: event %q: the exceptions are the functions'", s.Name(), e.Name)
+		}
+	}
+	// The stacks stay in the functions' exception events.
+	for _, name := range []string{"task.Run4 f2", "task.Run4 parse", "task.Map inputs[0]", "task.Run2 f2", "task.Go fn"} {
+		s := get(t, spans, name)
+		if len(s.Events()) != 1 || !strings.HasPrefix(eventAttr(s.Events()[0], "exception.stacktrace"), "goroutine ") {
+			t.Errorf("span %q: events %v, want an exception with its stack", name, s.Events())
+		}
 	}
 }
 
