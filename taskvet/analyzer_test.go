@@ -31,3 +31,7 @@ func TestBadLimit(t *testing.T) {
 func TestErrgroupFix(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfix")
 }
+
+func TestErrgroupFixLoop(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfixloop")
+}

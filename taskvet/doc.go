@@ -1,5 +1,5 @@
 // Package taskvet defines analyzers that report misuse of
-// [github.com/tasktuple/task] and migrate fixed errgroup fan-outs to it.
+// [github.com/tasktuple/task] and migrate errgroup fan-outs to it.
 //
 // Run them with the taskvet command, alone or under go vet:
 //
@@ -70,32 +70,60 @@
 //
 // # Analyzer errgroupfix
 //
-// errgroupfix: migrate a fixed errgroup fan-out to task.RunN
+// errgroupfix: migrate errgroup fan-outs to the task package
 //
-// A group made by errgroup.WithContext, or a zero errgroup.Group, followed
-// by two to sixteen g.Go calls whose closures only assign the results of a
-// call to captured variables, and then by
+// A group made by errgroup.WithContext or a zero errgroup.Group (var,
+// literal or new), used only by Go, TryGo and SetLimit until one statement
+// of the same block waits for it, is rewritten to the form of the task
+// package that does the same on the success path:
 //
-//	if err := g.Wait(); err != nil {
+//   - a fixed fan-out (g.Go calls in a row, then the wait) whose functions
+//     assign results to variables declared before it: task.RunN, with
+//     typed results (v1, v2, err := task.Run2(ctx, f1, f2)). A closure
+//     of the usual shape becomes the function it calls; any other closure
+//     (one that wraps, logs or annotates its error) becomes a function
+//     that returns its result with its error, so the wrapping stays and
+//     errors.As still finds it. Results read on the error path get
+//     task.Settled, which leaves what each function produced, as errgroup
+//     did.
+//   - a fixed fan-out of error-only functions: task.Do.
+//   - a range loop over a slice whose body only passes a closure to g.Go:
+//     task.ForEach, with SetLimit's limit (a negative one, "no limit", is
+//     0; a limit not known to be positive becomes max(n, 0)).
+//   - anything else (other loops, statements between the calls, children
+//     that spawn more): task.Scope, whose body is the same statements with
+//     the same closures, each now a g.Go child of the Scope's group.
 //
-// or err := g.Wait() and a check of err, is rewritten to
+// Every form returns all failures in a *task.CallError (errors.Is and
+// errors.As reach each one) and passes panics to the caller as a
+// *task.PanicError once everything has returned. The fix's message says
+// what else changes.
 //
-//	v1, v2, err := task.Run2(ctx, f1, f2)
+// After a failure, errgroup still calls every function passed to Go, with
+// a canceled context; ForEach and Scope start no call after a failure. The
+// difference shows only in a function that does something before it looks
+// at its context, so the loop forms are fail-fast only when every child
+// passes the derived context on, and use task.KeepGoing (every call runs,
+// nothing is canceled: exact) for a zero Group or children that ignore the
+// derived context; children that are mixed get no fix. With SetLimit, a
+// task.Group queues a child at the limit instead of blocking the loop.
 //
-// (task.KeepGoing for a zero Group, which cancels nothing). The analyzer
-// reports nothing where the rewrite could change what the code does: a
-// closure that does more, a group that is passed on, stored, limited or
-// used again, a derived context used outside the calls, a result read
-// before the wait or on the error path, or an error compared with ==. The
-// rewritten code returns every failure in a *task.CallError (errors.Is and
-// errors.As reach each one) and passes panics on to the caller rather than
-// crashing the program.
+// No fix is offered where the rewrite could change what the code does on
+// the success path: a group passed on, stored or used after the wait; the
+// derived context used after the wait; a return, defer or branch out of
+// the statements a Scope body would take; a variable they declare used
+// after the wait; an error compared with == or type-asserted; SetLimit(0).
+// Two shapes are reported without a fix, as the task package is the better
+// tool but the rewrite is not mechanical: children that call g.Go under
+// SetLimit (errgroup blocks them at the limit while they hold a slot), and
+// recursive spawning with a hand-rolled channel limiter (written because
+// SetLimit starves; a Scope's limit does not). A pipeline, whose wait runs
+// in a goroutine, and goroutines bound to a component's lifetime are left
+// alone.
 //
-// A loop of g.Go is left alone, with or without SetLimit. Into task.Map it
-// is exact only in a narrow case (a zero Group, a constant limit, closures
-// that store f(ctx, x) into a slice made for the results, read only after
-// a successful wait); under errgroup.WithContext it is not exact at all:
-// errgroup keeps calling the function for the inputs after a failure (with
-// a canceled context), Map starts no new call. That rewrite is left for a
-// later version rather than done where it could change what runs.
+// A comment //taskvet:keep-errgroup on the line that makes the group, or
+// the line above, keeps a site as it is. The bench module of this
+// repository, whose baselines use errgroup on purpose, is not checked.
+//
+// See docs/taskvet.md for the measurement on real modules.
 package taskvet

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/stretchr/testify/require"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -103,13 +104,12 @@ func zero(ctx context.Context) error {
 	return nil
 }
 
-// Near misses: nothing reported.
-
-// A closure that does more than assign.
+// A closure that does more than assign: its body becomes the function,
+// which returns the result it used to store.
 func doesMore(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out of 2 g.Go calls is task.Run2`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -175,11 +175,11 @@ func passedOn(ctx context.Context) error {
 
 func more(g *errgroup.Group) {}
 
-// SetLimit on a fixed fan-out: RunN has no limit.
+// SetLimit on a fixed fan-out: RunN has no limit, a Scope has.
 func limited(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: rewrite it to get every error \(a \*task.CallError\) and panics passed to the caller; a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); at the limit, Go queues the child rather than blocking the loop`
 	g.SetLimit(1)
 	g.Go(func() error {
 		var err error
@@ -198,11 +198,12 @@ func limited(ctx context.Context) error {
 	return nil
 }
 
-// A result is read before Wait.
+// A variable read by another closure is not a result: it stays captured
+// (and racy, as it was).
 func readBefore(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Run2`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -222,11 +223,11 @@ func readBefore(ctx context.Context) error {
 }
 
 // A result is read on the error path: errgroup leaves partial results,
-// RunN zero values.
+// and so does RunN with Settled.
 func readOnError(ctx context.Context) (User, error) {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Run2`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -243,6 +244,8 @@ func readOnError(ctx context.Context) (User, error) {
 	fmt.Println(orders)
 	return user, nil
 }
+
+// Near misses: nothing reported.
 
 // The error is compared with ==: RunN wraps it.
 func compared(ctx context.Context) error {
@@ -269,10 +272,10 @@ func compared(ctx context.Context) error {
 	return nil
 }
 
-// One g.Go: there is no Run1.
+// One g.Go: there is no Run1, Do runs it as errgroup did.
 func single(ctx context.Context) error {
 	var user User
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out of 1 g.Go calls is task.Do: rewrite it to get every error and panics passed to the caller`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -285,11 +288,11 @@ func single(ctx context.Context) error {
 	return nil
 }
 
-// Results declared elsewhere (a parameter, a field) or with other variables.
+// Results declared elsewhere (a parameter, a field) stay where they are.
 func declaredElsewhere(ctx context.Context, user *User) error {
 	var orders []Order
 	var other int
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Run2`
 	g.Go(func() error {
 		var err error
 		*user, err = loadUser(ctx)
@@ -307,11 +310,12 @@ func declaredElsewhere(ctx context.Context, user *User) error {
 	return nil
 }
 
-// The if's err would hide the named result that a naked return reads.
+// The if's err would hide the named result that a naked return reads: a
+// Scope keeps the if's own err.
 func namedErr(ctx context.Context) (err error) {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -329,10 +333,10 @@ func namedErr(ctx context.Context) (err error) {
 	return
 }
 
-// The zero group's calls use no context: nothing to give RunN.
+// The zero group's calls use no context: RunN gets context.Background().
 func noContext() error {
 	var a, b string
-	var g errgroup.Group
+	var g errgroup.Group // want `task.Run2`
 	g.Go(func() error {
 		var err error
 		a, err = slow()
@@ -350,11 +354,12 @@ func noContext() error {
 	return nil
 }
 
-// Wait's error is returned directly.
+// Statements between the Go calls and the wait run while the functions
+// do: they go into a Scope's body. (The reads race, as they did.)
 func returnsWait(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -395,11 +400,10 @@ func inLoop(ctx context.Context) error {
 	return nil
 }
 
-// A loop with SetLimit: errgroup keeps calling after a failure, task.Map
-// does not, so it is left alone.
+// A loop with SetLimit that stores by index: a Scope.
 func loop(ctx context.Context, ids []int) ([]int, error) {
 	counts := make([]int, len(ids))
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
 	g.SetLimit(4)
 	for i, id := range ids {
 		g.Go(func() error {
@@ -413,6 +417,8 @@ func loop(ctx context.Context, ids []int) ([]int, error) {
 	}
 	return counts, nil
 }
+
+// True positives again.
 
 // The group declared in one var block with the results.
 func varBlock(ctx context.Context, id int) (User, error) {
@@ -438,4 +444,195 @@ func varBlock(ctx context.Context, id int) (User, error) {
 	}
 	user.Name = fmt.Sprint(count)
 	return user, nil
+}
+
+// The two literals of a zero Group.
+func literal(ctx context.Context) error {
+	var user User
+	var orders []Order
+	g := errgroup.Group{} // want `task.Run2`
+	g.Go(func() error {
+		var err error
+		user, err = loadUser(ctx)
+		return err
+	})
+	g.Go(func() error {
+		var err error
+		orders, err = loadOrders(ctx)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	fmt.Println(user, orders)
+	return nil
+}
+
+func pointerLiteral(ctx context.Context) error {
+	g := &errgroup.Group{} // want `this errgroup fan-out of 2 g.Go calls is task.Do`
+	g.Go(func() error { return ping(ctx) })
+	g.Go(func() error { return ping(ctx) })
+	return g.Wait()
+}
+
+// Inside an if and a loop body, ctx := declares the derived context, which
+// the fix removes: RunN gets the parent.
+func inBlock(ctx context.Context, ok bool, ids []int) error {
+	if ok {
+		var user User
+		var orders []Order
+		g, ctx := errgroup.WithContext(ctx) // want `task.Run2`
+		g.Go(func() error {
+			var err error
+			user, err = loadUser(ctx)
+			return err
+		})
+		g.Go(func() error {
+			var err error
+			orders, err = loadOrders(ctx)
+			return err
+		})
+		if err := g.Wait(); err != nil {
+			return err
+		}
+		fmt.Println(user, orders)
+	}
+	for range ids {
+		g, ctx := errgroup.WithContext(ctx) // want `task.Do`
+		g.Go(func() error { return ping(ctx) })
+		g.Go(func() error { return ping(ctx) })
+		if err := g.Wait(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type request struct{}
+
+func (r *request) Context() context.Context { return context.Background() }
+
+type T struct{}
+
+func (t *T) Context() context.Context { return context.Background() }
+func (t *T) Errorf(string, ...any)    {}
+func (t *T) FailNow()                 {}
+
+// A parent that is not a plain name; an err declared earlier in the block,
+// not read again; the results in a var block with another variable; a
+// closure that drops the value.
+func handler(r *request, id int) (string, error) {
+	n, err := loadCount(r.Context(), id)
+	if err != nil {
+		return "", err
+	}
+	var (
+		user   User
+		prefix = "user:"
+		count  int
+	)
+	g, ctx := errgroup.WithContext(r.Context()) // want `task.Run3`
+	g.Go(func() error {
+		var err error
+		user, err = loadUser(ctx)
+		return err
+	})
+	g.Go(func() error {
+		var err error
+		count, err = loadCount(ctx, n)
+		return err
+	})
+	g.Go(func() error {
+		_, err := loadOrders(ctx)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return "", err
+	}
+	return fmt.Sprint(prefix, user, count), nil
+}
+
+// require.NoError of the wait is the check; context.Background() the
+// parent.
+func TestLoad(t *T) {
+	var user User
+	var orders []Order
+	g, ctx := errgroup.WithContext(context.Background()) // want `task.Run2`
+	g.Go(func() error {
+		var err error
+		user, err = loadUser(ctx)
+		return err
+	})
+	g.Go(func() error {
+		var err error
+		orders, err = loadOrders(ctx)
+		return err
+	})
+	require.NoError(t, g.Wait())
+	fmt.Println(user, orders)
+}
+
+type Cache struct{}
+
+func describeCaches(ctx context.Context) ([]Cache, error) { return nil, nil }
+
+// Closures that wrap and log the error keep doing so: errors.As still
+// finds what they wrap, through the *task.CallError.
+func wraps(ctx context.Context) ([]Cache, int, error) {
+	var caches []Cache
+	var count int
+	g, gctx := errgroup.WithContext(ctx) // want `task.Run2`
+	g.Go(func() error {
+		var err error
+		caches, err = describeCaches(gctx)
+		if err != nil {
+			return fmt.Errorf("describe caches: %w", err)
+		}
+		return nil
+	})
+	g.Go(func() error {
+		n, err := loadCount(gctx, 1)
+		if err != nil {
+			fmt.Println("count failed:", err)
+			return err
+		}
+		count = n
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, 0, err
+	}
+	return caches, count, nil
+}
+
+// An err declared earlier and read after the wait: := would overwrite it.
+func errReadAfter(ctx context.Context) error {
+	_, err := loadCount(ctx, 1)
+	var user User
+	var orders []Order
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g.Go(func() error {
+		var err error
+		user, err = loadUser(ctx)
+		return err
+	})
+	g.Go(func() error {
+		var err error
+		orders, err = loadOrders(ctx)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	fmt.Println(user, orders)
+	return err
+}
+
+// The directive keeps a site as it is.
+func kept(ctx context.Context) error {
+	//taskvet:keep-errgroup the baseline of a benchmark
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return ping(ctx) })
+	g.Go(func() error { return ping(ctx) })
+	return g.Wait()
 }

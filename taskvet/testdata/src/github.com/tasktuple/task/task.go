@@ -98,7 +98,21 @@ func MapSeqUnordered[In, Out any](ctx context.Context, inputs iter.Seq[In], limi
 
 type Group struct{ n int }
 
-func (g *Group) SetLimit(n int) {}
+func (g *Group) SetLimit(n int)                            {}
+func (g *Group) Go(fn func(context.Context) error)         {}
+func (g *Group) TryGo(fn func(context.Context) error) bool { return true }
+
+func ForEach[In any](ctx context.Context, inputs []In, limit int, fn func(context.Context, In) error, opts ...Option) error {
+	return nil
+}
+func ForEachSeq[In any](ctx context.Context, inputs iter.Seq[In], limit int, fn func(context.Context, In) error, opts ...Option) error {
+	return nil
+}
+func Do(ctx context.Context, fns ...func(context.Context) error) error { return nil }
+
+func Named[T any](name string, fn func(context.Context) (T, error)) func(context.Context) (T, error) {
+	return fn
+}
 
 func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, error), opts ...Option) (R, error) {
 	return body(ctx, new(Group))

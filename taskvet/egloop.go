@@ -1,0 +1,551 @@
+package taskvet
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// failFast decides between fail-fast and task.KeepGoing for the loop forms,
+// where errgroup and the task package differ after a failure: errgroup
+// still calls every function passed to Go (with a canceled context), the
+// task package starts none that had not started. The difference is seen
+// only by a function that does something before it looks at its context,
+// so:
+//
+//   - a zero Group, or children that do not mention the derived context:
+//     KeepGoing, which is exact (every child runs, nothing is canceled);
+//   - children that all pass the derived context on: fail-fast, the
+//     children not started would have been handed a canceled context;
+//   - some do, some do not: no fix.
+//
+// ok is false in the last case.
+func (s *site) failFast() (failFast, ok bool) {
+	if s.zero || s.gctx == nil {
+		return false, true
+	}
+	anyUse, all := s.usesDerived()
+	if !anyUse {
+		// The derived context is not the children's: the rest of the
+		// code must not rely on its cancellation either.
+		for _, st := range s.list[s.start:s.w] {
+			if refers(s.info(), st, s.gctx) {
+				return false, false
+			}
+		}
+		return false, true
+	}
+	return true, all
+}
+
+// limitText returns the limit for task.ForEach from the argument of
+// SetLimit: a constant as it is (a negative one, errgroup's "no limit",
+// becomes 0), a call known to return at least 1 as it is, anything else
+// as max(n, 0). ok is false for SetLimit(0), which blocks every Go.
+func (s *site) limitText(arg ast.Expr) (string, bool) {
+	info := s.info()
+	if tv, ok := info.Types[arg]; ok && tv.Value != nil {
+		n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		switch {
+		case !exact || n == 0:
+			return "", false
+		case n < 0:
+			return "0", true
+		}
+		return s.src(arg), true
+	}
+	if positive(info, arg) {
+		return s.src(arg), true
+	}
+	return "max(" + s.src(arg) + ", 0)", true
+}
+
+// positive reports whether e is a call known to return at least 1:
+// runtime.NumCPU() or runtime.GOMAXPROCS(n).
+func positive(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	f := funcOf(info, call, "runtime")
+	return f == "NumCPU" || f == "GOMAXPROCS"
+}
+
+// forEach rewrites a range loop over a slice whose body only passes a
+// closure to g.Go (after copies of the loop variables) to task.ForEach.
+func (s *site) forEach() bool {
+	info := s.info()
+	body := s.list[s.start:s.w]
+	if s.setLimit != nil {
+		if body[0] != s.setLimit {
+			return false
+		}
+		body = body[1:]
+	}
+	if len(body) != 1 || len(s.goCalls) != 1 || s.tryGo {
+		return false
+	}
+	loop, ok := body[0].(*ast.RangeStmt)
+	if !ok || loop.Tok != token.DEFINE && (loop.Key != nil || loop.Value != nil) {
+		return false
+	}
+	if _, isSlice := types.Unalias(info.TypeOf(loop.X)).Underlying().(*types.Slice); !isSlice {
+		return false
+	}
+	stmts := loop.Body.List
+	if len(stmts) == 0 {
+		return false
+	}
+	last, ok := stmts[len(stmts)-1].(*ast.ExprStmt)
+	if !ok || last.X != s.goCalls[0] {
+		return false
+	}
+	lit := closureOf(s.goCalls[0])
+	if lit == nil || !isErrorFunc(info, lit) {
+		return false
+	}
+	key, val := varOf(info, loop.Key), varOf(info, loop.Value)
+	// x := x copies, of the value only.
+	copies := map[*types.Var]bool{}
+	for _, st := range stmts[:len(stmts)-1] {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+			return false
+		}
+		l, r := varOf(info, as.Lhs[0]), varOf(info, as.Rhs[0])
+		if l == nil || r == nil || l.Name() != r.Name() || r != val && r != key {
+			return false
+		}
+		if r == key {
+			copies[l] = false // a copy of the index: must be unused
+		} else {
+			copies[l] = true
+		}
+	}
+	for c, isVal := range copies {
+		if !isVal && refers(info, lit, c) {
+			return false
+		}
+	}
+	if key != nil && refers(info, lit, key) {
+		return false // the index: not ForEach's
+	}
+	if s.gctx != nil && (refers(info, loop.X, s.gctx) || s.setLimit != nil && refers(info, s.setLimit, s.gctx)) {
+		return false
+	}
+	failFast, ok := s.failFast()
+	if !ok {
+		return false
+	}
+	limit := "0"
+	if s.setLimit != nil {
+		arg := s.setLimit.X.(*ast.CallExpr).Args[0]
+		if limit, ok = s.limitText(arg); !ok || !s.movable(arg, s.waitCall.Pos()) {
+			return false
+		}
+		if strings.HasPrefix(limit, "max(") && !s.goAtLeast("go1.21") {
+			return false
+		}
+	}
+	form, as, ok := s.waitShape()
+	if !ok || as != nil && !s.errorChecks(varOf(info, as.Lhs[0])) {
+		return false
+	}
+	_ = form
+	var ctx ast.Expr
+	if s.parent != nil {
+		if !s.movable(s.parent, s.waitCall.Pos()) {
+			return false
+		}
+		ctx = s.parent
+	} else if ctx, ok = s.callCtx(s.waitCall.Pos()); !ok {
+		return false
+	}
+	f, ok := s.newFix(s.waitCall.Pos())
+	if !ok {
+		return false
+	}
+	ctxText, ok := f.ctxText(s, ctx)
+	if !ok {
+		return false
+	}
+	param, ok := f.param(s, lit)
+	if !ok {
+		return false
+	}
+	if !strings.Contains(param, " ") {
+		param = "_ " + param
+	}
+	name := "_"
+	if val != nil {
+		name = val.Name()
+		if !refers(info, lit, val) {
+			used := false
+			for c, isVal := range copies {
+				used = used || isVal && refers(info, lit, c)
+			}
+			if !used {
+				name = "_"
+			}
+		}
+	}
+	elem := f.im.typeString(types.Unalias(info.TypeOf(loop.X)).Underlying().(*types.Slice).Elem())
+	if elem == "" {
+		return false
+	}
+	results := "error"
+	if lit.Type.Results != nil {
+		results = s.text(lit.Type.Results.Pos(), lit.Type.Results.End())
+	}
+	fn := fmt.Sprintf("func(%s, %s %s) %s ", param, name, elem, results) + s.text(lit.Body.Pos(), lit.Body.End())
+	opts := ""
+	if !failFast {
+		opts = ", " + f.task + ".KeepGoing"
+	}
+	call := fmt.Sprintf("%s.ForEach(%s, %s, %s, %s%s)", f.task, ctxText, s.src(loop.X), limit, fn, opts)
+	f.edits = append(f.edits, s.deleteCreate()...)
+	if s.setLimit != nil {
+		f.edits = append(f.edits, s.deleteLines(s.setLimit))
+	}
+	f.edits = append(f.edits, s.deleteLines(loop),
+		analysis.TextEdit{Pos: s.waitCall.Pos(), End: s.waitCall.End(), NewText: []byte(call)})
+	what := "a failure cancels the calls' context and no call starts after it (errgroup called the rest with a canceled context)"
+	if !failFast {
+		what = "every call runs, as with errgroup (KeepGoing)"
+	}
+	return s.report(f,
+		fmt.Sprintf("this loop of %s.Go is task.ForEach: rewrite it to get every error (a *task.CallError) and panics passed to the caller; %s", s.group.Name(), what),
+		"Rewrite to task.ForEach")
+}
+
+// goAtLeast reports whether the file's Go version is at least v.
+func (s *site) goAtLeast(v string) bool {
+	file := s.file()
+	if file == nil {
+		return false
+	}
+	fv := s.info().FileVersions[file]
+	if fv == "" {
+		fv = s.pass.Pkg.GoVersion()
+	}
+	return fv == "" || versionAtLeast(fv, v)
+}
+
+// versionAtLeast compares Go versions of the form go1.N[.M].
+func versionAtLeast(have, want string) bool {
+	minor := func(v string) int {
+		v = strings.TrimPrefix(v, "go1.")
+		n := 0
+		for _, r := range v {
+			if r < '0' || r > '9' {
+				break
+			}
+			n = n*10 + int(r-'0')
+		}
+		return n
+	}
+	return minor(have) >= minor(want)
+}
+
+// scope rewrites any other fan-out to task.Scope: the statements from the
+// first that mentions the group to the wait become the body, each g.Go
+// closure a child of the Scope's group.
+func (s *site) scope() bool {
+	info := s.info()
+	body := s.list[s.start:s.w]
+	if len(body) == 0 {
+		return false
+	}
+	if s.recursiveLimiter() {
+		s.pass.Report(analysis.Diagnostic{
+			Pos: s.create.Pos(),
+			End: s.wait.End(),
+			Message: fmt.Sprintf("children of %s spawn into it and take a slot of a channel limiter, because errgroup's SetLimit would starve them: "+
+				"task.Scope's Group.SetLimit does not (a queued child runs inline when waited for): rewrite with task.Scope and SetLimit by hand", s.group.Name()),
+		})
+		return true
+	}
+	if s.setLimit != nil && s.spawnsUnderLimit() {
+		s.pass.Report(analysis.Diagnostic{
+			Pos: s.create.Pos(),
+			End: s.wait.End(),
+			Message: fmt.Sprintf("children of %s call %s.Go under SetLimit: errgroup blocks them while they hold a slot, which starves or deadlocks; "+
+				"task.Scope queues them instead (and runs a queued child inline when waited for): rewrite with task.Scope by hand", s.group.Name(), s.group.Name()),
+		})
+		return true
+	}
+	if !s.movableBody(body) {
+		return false
+	}
+	for _, call := range s.goCalls {
+		if lit := closureOf(call); lit != nil {
+			if !isErrorFunc(info, lit) || len(lit.Type.Params.List) != 0 {
+				return false
+			}
+		} else if stableFunc(info, call.Args[0]) == nil {
+			return false
+		}
+	}
+	failFast, ok := s.failFast()
+	if !ok {
+		return false
+	}
+	form, as, ok := s.waitShape()
+	if !ok || as != nil && !s.errorChecks(varOf(info, as.Lhs[0])) {
+		return false
+	}
+	var ctx ast.Expr
+	if s.parent != nil {
+		if !s.movable(s.parent, s.waitCall.Pos()) {
+			return false
+		}
+		ctx = s.parent
+	} else if ctx, ok = s.callCtx(s.waitCall.Pos()); !ok {
+		return false
+	}
+	f, ok := s.newFix(s.waitCall.Pos())
+	if !ok {
+		return false
+	}
+	ctxText, ok := f.ctxText(s, ctx)
+	if !ok {
+		return false
+	}
+	ctxPkg, ok := f.context()
+	if !ok {
+		return false
+	}
+	// The body's text: each closure gets the context parameter of
+	// Group.Go, which it leaves unnamed (it keeps the variable it
+	// captures, now the body's), and SetLimit a limit of at least 1.
+	var inner []analysis.TextEdit
+	for _, call := range s.goCalls {
+		if lit := closureOf(call); lit != nil {
+			results := "error"
+			if lit.Type.Results != nil {
+				results = s.text(lit.Type.Results.Pos(), lit.Type.Results.End())
+			}
+			inner = append(inner, analysis.TextEdit{Pos: lit.Type.Pos(), End: lit.Type.End(), NewText: []byte(fmt.Sprintf("func(%s.Context) %s", ctxPkg, results))})
+		} else {
+			inner = append(inner, analysis.TextEdit{Pos: call.Args[0].Pos(), End: call.Args[0].End(),
+				NewText: []byte(fmt.Sprintf("func(%s.Context) error { return %s() }", ctxPkg, s.src(call.Args[0])))})
+		}
+	}
+	if s.setLimit != nil {
+		arg := s.setLimit.X.(*ast.CallExpr).Args[0]
+		limit, ok := s.limitText(arg)
+		switch {
+		case !ok:
+			return false
+		case limit == "0":
+			inner = append(inner, analysis.TextEdit{Pos: s.setLimit.Pos(), End: s.setLimit.End(), NewText: []byte("// no limit: errgroup's SetLimit(" + s.src(arg) + ")")})
+		case strings.HasPrefix(limit, "max(") && varOf(info, arg) != nil:
+			inner = append(inner, analysis.TextEdit{Pos: s.setLimit.Pos(), End: s.setLimit.End(),
+				NewText: []byte(fmt.Sprintf("if %s > 0 { // errgroup: no limit if negative\n%s.SetLimit(%s)\n}", s.src(arg), s.group.Name(), s.src(arg)))})
+		case strings.HasPrefix(limit, "max("):
+			inner = append(inner, analysis.TextEdit{Pos: s.setLimit.Pos(), End: s.setLimit.End(),
+				NewText: []byte(fmt.Sprintf("if limit := %s; limit > 0 { // errgroup: no limit if negative\n%s.SetLimit(limit)\n}", s.src(arg), s.group.Name()))})
+		}
+	}
+	text := s.text(body[0].Pos(), body[len(body)-1].End(), inner...)
+	ctxParam := "_"
+	if s.gctx != nil && refers(info, &ast.BlockStmt{List: body}, s.gctx) {
+		ctxParam = s.gctx.Name()
+	}
+	opts := ""
+	if !failFast {
+		opts = ", " + f.task + ".KeepGoing"
+	}
+	call := fmt.Sprintf("%s.Scope(%s, func(%s %s.Context, %s *%s.Group) (struct{}, error) {\n%s\nreturn struct{}{}, nil\n}%s)",
+		f.task, ctxText, ctxParam, ctxPkg, s.group.Name(), f.task, text, opts)
+
+	f.edits = append(f.edits, s.deleteCreate()...)
+	f.edits = append(f.edits, analysis.TextEdit{Pos: s.lineStart(body[0].Pos()), End: s.lineStart(s.wait.Pos())})
+	switch form {
+	case waitIfInit, waitAssign:
+		f.edits = append(f.edits,
+			analysis.TextEdit{Pos: as.Lhs[0].Pos(), End: as.Lhs[0].Pos(), NewText: []byte("_, ")},
+			analysis.TextEdit{Pos: s.waitCall.Pos(), End: s.waitCall.End(), NewText: []byte(call)})
+	case waitExpr:
+		tok, ok := s.declareErr("err", s.w)
+		if !ok {
+			return false
+		}
+		f.edits = append(f.edits,
+			analysis.TextEdit{Pos: s.wait.Pos(), End: s.wait.Pos(), NewText: []byte("_, err " + tok.String() + " " + call + "\n")},
+			analysis.TextEdit{Pos: s.waitCall.Pos(), End: s.waitCall.End(), NewText: []byte("err")})
+	}
+	what := "a failure cancels the context and no child starts after it (errgroup ran the rest with a canceled context)"
+	if !failFast {
+		what = "every child runs, as with errgroup (KeepGoing)"
+	}
+	if s.setLimit != nil {
+		what += "; at the limit, Go queues the child rather than blocking the loop"
+	}
+	return s.report(f,
+		fmt.Sprintf("this errgroup fan-out is a task.Scope with %s.Go children: rewrite it to get every error (a *task.CallError) and panics passed to the caller; %s", s.group.Name(), what),
+		"Rewrite to task.Scope")
+}
+
+// recursiveLimiter reports whether the children spawn into the group,
+// directly or through a function, and take a slot of a channel used as a
+// semaphore: send to it, and receive from it in a defer.
+func (s *site) recursiveLimiter() bool {
+	info := s.info()
+	recursive := s.spawnsUnderLimit()
+	// A g.Go inside a function literal stored in a variable that a child
+	// calls: enqueue = func(n *node) { g.Go(func() error { ...; enqueue(p) }) }
+	for _, call := range s.goCalls {
+		for c := range s.cursorOf(call).Enclosing((*ast.FuncLit)(nil)) {
+			as, ok := c.Parent().Node().(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != 1 {
+				break
+			}
+			fv := varOf(info, as.Lhs[0])
+			for _, other := range s.goCalls {
+				if fv != nil && refers(info, other.Args[0], fv) {
+					recursive = true
+				}
+			}
+			break
+		}
+	}
+	if !recursive {
+		return false
+	}
+	for _, call := range s.goCalls {
+		lit := closureOf(call)
+		if lit == nil {
+			continue
+		}
+		sent := map[*types.Var]bool{}
+		limiter := false
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SendStmt:
+				if v := varOf(info, n.Chan); v != nil {
+					sent[v] = true
+				}
+			case *ast.DeferStmt:
+				ast.Inspect(n, func(m ast.Node) bool {
+					if u, ok := m.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+						if v := varOf(info, u.X); v != nil && sent[v] {
+							limiter = true
+						}
+					}
+					return true
+				})
+			}
+			return !limiter
+		})
+		if limiter {
+			return true
+		}
+	}
+	return false
+}
+
+// spawnsUnderLimit reports whether a child calls g.Go or g.TryGo.
+func (s *site) spawnsUnderLimit() bool {
+	for _, outer := range s.goCalls {
+		for _, inner := range s.goCalls {
+			if inner != outer && within(inner, outer.Args[0]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// movableBody reports whether the statements can move into a function
+// literal: no return, defer, goto or branch out of them, no label, and no
+// variable they declare used after them.
+func (s *site) movableBody(body []ast.Stmt) bool {
+	info := s.info()
+	ok := true
+	for _, st := range body {
+		loops, breakables := 0, 0 // loops, and loops, switches and selects, entered
+		var visit func(n ast.Node) bool
+		visit = func(n ast.Node) bool {
+			if !ok {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt, *ast.DeferStmt, *ast.LabeledStmt:
+				ok = false
+			case *ast.BranchStmt:
+				if n.Label != nil || n.Tok == token.GOTO || n.Tok == token.FALLTHROUGH {
+					ok = ok && n.Tok == token.FALLTHROUGH
+				} else if n.Tok == token.CONTINUE && loops == 0 || n.Tok == token.BREAK && breakables == 0 {
+					ok = false
+				}
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				_, isFor := n.(*ast.ForStmt)
+				_, isRange := n.(*ast.RangeStmt)
+				loop := 0
+				if isFor || isRange {
+					loop = 1
+				}
+				loops += loop
+				breakables++
+				ast.Inspect(n, func(m ast.Node) bool {
+					if m == n {
+						return true
+					}
+					return visit(m)
+				})
+				loops -= loop
+				breakables--
+				return false
+			}
+			return true
+		}
+		ast.Inspect(st, visit)
+		if !ok {
+			return false
+		}
+	}
+	// Variables declared at the top of the body and used after it.
+	for _, st := range body {
+		var defs []types.Object
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				for _, l := range st.Lhs {
+					if id, isID := l.(*ast.Ident); isID && info.Defs[id] != nil {
+						defs = append(defs, info.Defs[id])
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			for _, spec := range st.Decl.(*ast.GenDecl).Specs {
+				switch spec := spec.(type) {
+				case *ast.ValueSpec:
+					for _, n := range spec.Names {
+						defs = append(defs, info.Defs[n])
+					}
+				case *ast.TypeSpec:
+					defs = append(defs, info.Defs[spec.Name])
+				}
+			}
+		}
+		for _, d := range defs {
+			if d == nil {
+				continue
+			}
+			for _, later := range s.list[s.w:] {
+				if refers(info, later, d) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

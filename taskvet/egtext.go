@@ -1,0 +1,214 @@
+package taskvet
+
+import (
+	"bytes"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// The text of a fix is cut from the source, so that comments and layout
+// stay; the driver formats the fixed file (and removes the errgroup import
+// once unused).
+
+// file returns the file that holds the site.
+func (s *site) file() *ast.File {
+	for _, f := range s.pass.Files {
+		if f.FileStart <= s.create.Pos() && s.create.Pos() < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// srcBytes returns the source of the file that holds pos.
+func (s *site) srcBytes(pos token.Pos) []byte {
+	tf := s.pass.Fset.File(pos)
+	src, err := s.pass.ReadFile(tf.Name())
+	if err != nil {
+		return nil
+	}
+	return src
+}
+
+// text returns the source between from and to with the edits inside that
+// range applied.
+func (s *site) text(from, to token.Pos, edits ...analysis.TextEdit) string {
+	tf := s.pass.Fset.File(from)
+	src := s.srcBytes(from)
+	edits = slices.Clone(edits)
+	slices.SortStableFunc(edits, func(a, b analysis.TextEdit) int { return int(a.Pos - b.Pos) })
+	var b strings.Builder
+	at := from
+	for _, e := range edits {
+		if e.Pos < from || e.End > to {
+			continue
+		}
+		if e.Pos < at {
+			panic("taskvet: overlapping edits")
+		}
+		b.Write(src[tf.Offset(at):tf.Offset(e.Pos)])
+		b.Write(e.NewText)
+		at = e.End
+	}
+	b.Write(src[tf.Offset(at):tf.Offset(to)])
+	return b.String()
+}
+
+// src returns the source text of n, as formatted.
+func (s *site) src(n ast.Node) string {
+	var b bytes.Buffer
+	if err := format.Node(&b, s.pass.Fset, n); err != nil {
+		panic(err)
+	}
+	return b.String()
+}
+
+// deleteLines returns the edit that removes st and its line.
+func (s *site) deleteLines(st ast.Node) analysis.TextEdit {
+	tf := s.pass.Fset.File(st.Pos())
+	start := tf.LineStart(tf.Line(st.Pos()))
+	endLine := tf.Line(st.End())
+	end := st.End()
+	if endLine < tf.LineCount() {
+		end = tf.LineStart(endLine + 1)
+	}
+	return analysis.TextEdit{Pos: start, End: end}
+}
+
+// lineStart returns the start of the line of pos.
+func (s *site) lineStart(pos token.Pos) token.Pos {
+	tf := s.pass.Fset.File(pos)
+	return tf.LineStart(tf.Line(pos))
+}
+
+// An importer names the packages a fix mentions, adding the imports the
+// file lacks in one edit.
+type importer struct {
+	s    *site
+	file *ast.File
+	pos  token.Pos // where the names are used
+	add  []string  // paths to add
+}
+
+// name returns the name under which path can be mentioned at the
+// importer's position, importing it as want if the file does not; ok is
+// false if it cannot be named there.
+func (im *importer) name(path, want string) (string, bool) {
+	s := im.s
+	for _, imp := range im.file.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p != path {
+			continue
+		}
+		var obj types.Object
+		if imp.Name != nil {
+			obj = s.info().Defs[imp.Name]
+		} else {
+			obj = s.info().Implicits[imp]
+		}
+		pn, ok := obj.(*types.PkgName)
+		if !ok || pn.Name() == "_" || pn.Name() == "." || s.lookup(pn.Name(), im.pos) != pn {
+			return "", false
+		}
+		return pn.Name(), true
+	}
+	if slices.Contains(im.add, path) {
+		return want, true
+	}
+	if s.lookup(want, im.pos) != nil {
+		return "", false // the name is taken
+	}
+	for _, d := range im.file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == want {
+			return "", false
+		}
+	}
+	im.add = append(im.add, path)
+	return want, true
+}
+
+// edit returns the edit that adds the imports, or nil.
+func (im *importer) edit() *analysis.TextEdit {
+	if len(im.add) == 0 {
+		return nil
+	}
+	var quoted []string
+	for _, p := range im.add {
+		quoted = append(quoted, strconv.Quote(p))
+	}
+	for _, d := range im.file.Decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
+			if gd.Lparen.IsValid() {
+				last := gd.Specs[len(gd.Specs)-1]
+				return &analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte("\n\t" + strings.Join(quoted, "\n\t"))}
+			}
+			return &analysis.TextEdit{Pos: gd.Pos(), End: gd.End(),
+				NewText: []byte("import (\n\t" + im.s.src(gd.Specs[0]) + "\n\t" + strings.Join(quoted, "\n\t") + "\n)")}
+		}
+	}
+	return &analysis.TextEdit{Pos: im.file.Name.End(), End: im.file.Name.End(),
+		NewText: []byte("\n\nimport (\n\t" + strings.Join(quoted, "\n\t") + "\n)")}
+}
+
+// typeString returns t as the file can write it at the importer's
+// position, or "" when a package it mentions has no name there.
+func (im *importer) typeString(t types.Type) string {
+	ok := true
+	str := types.TypeString(t, func(p *types.Package) string {
+		if p == im.s.pass.Pkg {
+			return ""
+		}
+		for _, imp := range im.file.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); path == p.Path() {
+				if n, found := im.name(p.Path(), p.Name()); found {
+					return n
+				}
+			}
+		}
+		ok = false
+		return p.Name()
+	})
+	if !ok {
+		return ""
+	}
+	return str
+}
+
+// funcReturns returns the return statements of lit itself, not those of
+// function literals inside it.
+func funcReturns(lit *ast.FuncLit) []*ast.ReturnStmt {
+	var rs []*ast.ReturnStmt
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			rs = append(rs, n)
+		}
+		return true
+	})
+	return rs
+}
+
+// namedErrResult returns the name of lit's error result if it is named:
+// func() (err error).
+func namedErrResult(lit *ast.FuncLit) string {
+	res := lit.Type.Results
+	if res != nil && len(res.List) == 1 && len(res.List[0].Names) == 1 {
+		return res.List[0].Names[0].Name
+	}
+	return ""
+}
+
+// isErrorFunc reports whether lit is func() error (its result named or
+// not).
+func isErrorFunc(info *types.Info, lit *ast.FuncLit) bool {
+	sig, ok := info.TypeOf(lit).(*types.Signature)
+	return ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && isError(sig.Results().At(0).Type())
+}

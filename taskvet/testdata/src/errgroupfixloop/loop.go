@@ -1,0 +1,245 @@
+package errgroupfixloop
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+)
+
+type Item struct{ ID int }
+
+func process(ctx context.Context, it Item) error     { return nil }
+func fetch(ctx context.Context, id int) (int, error) { return id, nil }
+func remove(name string) error                       { return os.Remove(name) }
+
+// Loops of g.Go over a slice: task.ForEach.
+
+// The children pass the derived context on: fail-fast.
+func forEach(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx) // want `this loop of g.Go is task.ForEach: rewrite it to get every error \(a \*task.CallError\) and panics passed to the caller; a failure cancels the calls' context and no call starts after it \(errgroup called the rest with a canceled context\)`
+	for _, it := range items {
+		g.Go(func() error {
+			return process(ctx, it)
+		})
+	}
+	return g.Wait()
+}
+
+// A zero Group: KeepGoing, every call runs.
+func zero(items []string) error {
+	var g errgroup.Group // want `this loop of g.Go is task.ForEach: .*; every call runs, as with errgroup \(KeepGoing\)`
+	for _, name := range items {
+		name := name
+		g.Go(func() error {
+			if err := remove(name); err != nil {
+				return fmt.Errorf("remove %s: %w", name, err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Limits: a constant, a call known to be positive, a variable (which
+// errgroup reads as "no limit" when negative).
+func limits(ctx context.Context, items []Item, n int) error {
+	g, gctx := errgroup.WithContext(ctx) // want `task.ForEach`
+	g.SetLimit(8)
+	for _, it := range items {
+		g.Go(func() error { return process(gctx, it) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	g2, gctx2 := errgroup.WithContext(ctx) // want `task.ForEach`
+	g2.SetLimit(runtime.NumCPU())
+	for _, it := range items {
+		g2.Go(func() error { return process(gctx2, it) })
+	}
+	if err := g2.Wait(); err != nil {
+		return err
+	}
+	g3, gctx3 := errgroup.WithContext(ctx) // want `task.ForEach`
+	g3.SetLimit(n)
+	for _, it := range items {
+		g3.Go(func() error { return process(gctx3, it) })
+	}
+	return g3.Wait()
+}
+
+// Other loops: a Scope whose body is the loop, with g.Go children.
+
+// The index is used: results stored by index.
+func byIndex(ctx context.Context, ids []int) ([]int, error) {
+	out := make([]int, len(ids))
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: rewrite it to get every error \(a \*task.CallError\) and panics passed to the caller; a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); at the limit, Go queues the child rather than blocking the loop`
+	g.SetLimit(4)
+	for i, id := range ids {
+		g.Go(func() error {
+			n, err := fetch(ctx, id)
+			if err != nil {
+				return err
+			}
+			out[i] = n
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// A map, a three-clause loop, statements around g.Go, a limit that may be
+// negative.
+func other(ctx context.Context, m map[string]Item, n, limit int) error {
+	var mu sync.Mutex
+	seen := 0
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g.SetLimit(limit)
+	for name, it := range m {
+		if name == "" {
+			continue
+		}
+		g.Go(func() error {
+			mu.Lock()
+			seen++
+			mu.Unlock()
+			return process(ctx, it)
+		})
+	}
+	for i := 0; i < n; i++ {
+		g.Go(func() error { return process(ctx, Item{ID: i}) })
+	}
+	err := g.Wait()
+	fmt.Println(seen)
+	return err
+}
+
+// Children that spawn into the group, without a limit: a Scope allows
+// that.
+func tree(ctx context.Context, root *Node) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		g.Go(func() error {
+			for _, c := range n.Children {
+				walk(c)
+			}
+			return process(ctx, Item{})
+		})
+	}
+	walk(root)
+	return g.Wait()
+}
+
+type Node struct{ Children []*Node }
+
+// Diagnostics without a fix.
+
+// SetLimit, and children that call g.Go: errgroup blocks them at the
+// limit.
+func limitedTree(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx) // want `children of g call g.Go under SetLimit: errgroup blocks them while they hold a slot, which starves or deadlocks; task.Scope queues them instead \(and runs a queued child inline when waited for\): rewrite with task.Scope by hand`
+	g.SetLimit(2)
+	for _, it := range items {
+		g.Go(func() error {
+			g.Go(func() error { return process(ctx, it) })
+			return process(ctx, it)
+		})
+	}
+	return g.Wait()
+}
+
+// Recursive spawning with a channel as the limiter, as gopls does to avoid
+// SetLimit's starvation.
+func recursive(ctx context.Context, leaves []*Node) error {
+	var g errgroup.Group // want `children of g spawn into it and take a slot of a channel limiter, because errgroup's SetLimit would starve them: task.Scope's Group.SetLimit does not \(a queued child runs inline when waited for\): rewrite with task.Scope and SetLimit by hand`
+	limiter := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var enqueue func(n *Node)
+	enqueue = func(n *Node) {
+		g.Go(func() error {
+			limiter <- struct{}{}
+			defer func() { <-limiter }()
+			for _, c := range n.Children {
+				enqueue(c)
+			}
+			return process(ctx, Item{})
+		})
+	}
+	for _, l := range leaves {
+		enqueue(l)
+	}
+	return g.Wait()
+}
+
+// Near misses: nothing reported.
+
+// Some children use the derived context, some do not: errgroup calls the
+// latter after a failure, fail-fast would not, KeepGoing would not cancel
+// the former.
+func mixed(ctx context.Context, items []Item, names []string) error {
+	g, gctx := errgroup.WithContext(ctx)
+	for _, it := range items {
+		g.Go(func() error { return process(gctx, it) })
+	}
+	for _, name := range names {
+		g.Go(func() error { return remove(name) })
+	}
+	return g.Wait()
+}
+
+// A return inside the loop leaves the function: it cannot move into a
+// Scope's body.
+func returns(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, it := range items {
+		if it.ID < 0 {
+			return fmt.Errorf("bad item %d", it.ID)
+		}
+		g.Go(func() error { return process(ctx, it) })
+	}
+	return g.Wait()
+}
+
+// A variable declared between the group and the wait is read after it.
+func declared(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return process(ctx, Item{}) })
+	count := 0
+	for _, it := range items {
+		count++
+		g.Go(func() error { return process(ctx, it) })
+	}
+	err := g.Wait()
+	fmt.Println(count)
+	return err
+}
+
+// A pipeline: the wait runs in a goroutine of its own.
+func pipeline(ctx context.Context, items []Item) <-chan error {
+	errc := make(chan error, 1)
+	g, ctx := errgroup.WithContext(ctx)
+	for _, it := range items {
+		g.Go(func() error { return process(ctx, it) })
+	}
+	go func() { errc <- g.Wait() }()
+	return errc
+}
+
+// SetLimit(0) blocks every Go: not a limit to carry over.
+func zeroLimit(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(0)
+	for _, it := range items {
+		g.Go(func() error { return process(ctx, it) })
+	}
+	return g.Wait()
+}
