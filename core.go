@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // closed is returned by Done for every completed task, so Done on a
@@ -16,13 +17,13 @@ var closed = func() chan struct{} {
 
 // core is the part of a task that does not depend on its value type.
 type core struct {
-	state atomicStatus   // pending until err (and the value) are written; then fixed
-	wg    sync.WaitGroup // counter is 1 while pending; waiters with no ctx.Done block here
-	mu    sync.Mutex     // guards ch and the transition out of pending
-	ch    chan struct{}  // made by the first Done or cancellable wait while pending; closed on completion
-	links *link          // calls waiting for completion; guarded by mu
-	err   error          // written once, before state leaves pending
-	orph  *orphan        // set once, before state becomes panicked, for tasks started by Go
+	state atomicStatus          // pending until err (and the value) are written; then fixed
+	wg    sync.WaitGroup        // counter is 1 while pending; waiters with no ctx.Done block here
+	mu    sync.Mutex            // guards ch and the transition out of pending
+	ch    chan struct{}         // made by the first Done or cancellable wait while pending; closed on completion
+	links *link                 // calls waiting for completion; guarded by mu
+	err   error                 // written once, before state leaves pending
+	x     atomic.Pointer[extra] // nil for most tasks; see extra
 }
 
 // finish publishes the outcome. The caller holds c.mu and has written the
@@ -53,7 +54,7 @@ func (c *core) doneChan() <-chan struct{} {
 // block waits until the task completes or ctx is done, and returns the
 // context's error in the second case. A completed task wins over a done ctx.
 func (c *core) block(ctx context.Context) error {
-	if c.state.Load() != pending {
+	if c.state.Load() != pending || c.runQueued() {
 		return nil
 	}
 	d := ctx.Done()
@@ -71,6 +72,17 @@ func (c *core) block(ctx context.Context) error {
 	return nil
 }
 
+// runQueued runs the function of c on the calling goroutine, if c is a
+// child of a Scope that is still queued for a slot, and reports whether it
+// did: c has then completed. So a wait never needs a free slot (see
+// [Group.SetLimit]).
+func (c *core) runQueued() bool {
+	if x := c.x.Load(); x != nil && x.child != nil {
+		return x.child.links().g.runInline(x.child)
+	}
+	return false
+}
+
 // waitForever waits for a ctx that can never be done: it blocks on the
 // WaitGroup, which costs no allocation.
 func (c *core) waitForever() {
@@ -84,9 +96,14 @@ func (c *core) waitForever() {
 // than made: its WaitGroup was never set, so the wait cannot block.
 const errZeroTask = "task: wait on a Task that was not made by Go, FromResult, FromError or NewSource"
 
-// outcome reports how a completed task ended, for joining with others.
+// outcome reports how a completed task ended, for joining with others:
+// the error of a Named function carries its name again, for the report.
 func (c *core) outcome() outcome {
-	return outcome{state: c.state.Load(), err: c.err}
+	o := outcome{state: c.state.Load(), err: c.err}
+	if x := c.x.Load(); x != nil && x.name != "" && o.state == failed {
+		o.err = &namedError{name: x.name, err: o.err}
+	}
+	return o
 }
 
 // raise reproduces an abnormal end of a completed task in the caller:
@@ -105,7 +122,7 @@ func (c *core) raise() {
 // observe records that a panic, or a Goexit, has been passed on to a
 // waiter.
 func (c *core) observe() {
-	if c.orph != nil {
-		c.orph.observed.Store(true)
+	if x := c.x.Load(); x != nil {
+		x.observed.Store(true)
 	}
 }

@@ -182,7 +182,8 @@ func rearm(srcs []*Source[int]) {
 	for _, s := range srcs {
 		c := &s.t.core
 		c.state.Store(pending)
-		c.ch, c.err, c.orph = nil, nil, nil
+		c.ch, c.err = nil, nil
+		c.x.Store(nil)
 		c.wg.Add(1)
 	}
 }

@@ -90,15 +90,16 @@ type Group struct {
 	c    call    // the context, fail-fast and the outcome rules, as for RunN
 	body outcome // the body's; written by Scope's goroutine
 
-	live    atomic.Int64  // the body, while it runs, plus the children not yet returned
-	count   atomic.Int64  // children spawned so far: the next one's index
-	running atomic.Int64  // children running
-	limit   atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
-	done    chan struct{} // closed when live drops to 0
+	live  atomic.Int64  // the body, while it runs, plus the children not yet returned
+	count atomic.Int64  // children spawned so far: the next one's index
+	limit atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
+	done  chan struct{} // closed when live drops to 0
 
 	mu       sync.Mutex // guards the fields below
-	queue    child      // spawned at the limit, waiting for a slot, in spawn order
-	queueEnd child      // the last of the queue
+	running  int64      // children holding a slot, in a limited group
+	queued   int64      // children waiting for a slot
+	queue    *node      // spawned at the limit, in spawn order: waiting, or taken by a wait
+	queueEnd *node      // the last of the queue
 	ended    []child    // the children that did not succeed, in the order they ended
 }
 
@@ -139,28 +140,17 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	if fn == nil {
 		nilArg("Spawn", "fn")
 	}
-	c := &childTask[T]{fn: fn}
-	c.wg.Add(1)
+	c := newChild(g, fn)
 	g.enter("Spawn", c)
-	if limit := g.limit.Load(); limit > 0 {
-		g.mu.Lock()
-		if g.running.Load() >= limit {
-			g.enqueue(c)
-			g.mu.Unlock()
-			return &c.Task
-		}
-		g.running.Add(1)
-		g.mu.Unlock()
-	} else {
-		g.running.Add(1)
-	}
-	g.start(c)
+	g.launch(c, false)
 	return &c.Task
 }
 
 // TrySpawn is Spawn if g is below its limit, or has none: it starts fn at
-// once and returns its task and true. At the limit it starts nothing and
-// returns nil and false (errgroup's TryGo). It panics as Spawn does.
+// once and returns its task and true. At the limit, or while children wait
+// for a slot, it starts nothing and returns nil and false (errgroup's
+// TryGo). A slot is free again as soon as the task of the child that held
+// it has completed. It panics as Spawn does.
 func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], bool) {
 	if g == nil {
 		nilArg("TrySpawn", "g")
@@ -168,22 +158,70 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 	if fn == nil {
 		nilArg("TrySpawn", "fn")
 	}
-	if limit := g.limit.Load(); limit > 0 {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		if g.running.Load() >= limit {
-			if g.live.Load() == 0 {
-				panic("task: TrySpawn: the Scope of g has returned")
-			}
-			return nil, false
-		}
+	if g.limit.Load() > 0 && !g.trySlot("TrySpawn") {
+		return nil, false
 	}
-	c := &childTask[T]{fn: fn}
-	c.wg.Add(1)
+	c := newChild(g, fn)
 	g.enter("TrySpawn", c)
-	g.running.Add(1)
-	g.start(c)
+	g.launch(c, true)
 	return &c.Task, true
+}
+
+// newChild makes the child of g that runs fn.
+func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T] {
+	c := &childTask[T]{fn: fn}
+	c.g = g
+	c.child = c
+	c.x.Store(&c.extra)
+	c.wg.Add(1)
+	return c
+}
+
+// trySlot takes a slot of a limited group for TrySpawn, if one is free and
+// no child waits for one.
+func (g *Group) trySlot(name string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.running >= g.limit.Load() || g.queued > 0 {
+		if g.live.Load() == 0 {
+			panic("task: " + name + ": the Scope of g has returned")
+		}
+		return false
+	}
+	g.running++
+	return true
+}
+
+// launch starts a child that has entered the group: at once, in a new
+// goroutine, if it has a slot (hasSlot) or can take one; otherwise it
+// waits in the queue. After a failure that cancels the group, it never
+// starts: it completes as canceled.
+func (g *Group) launch(c child, hasSlot bool) {
+	if g.stopped() {
+		if hasSlot {
+			g.releaseSlot()
+		}
+		g.cancelChild(c)
+		g.leave()
+		return
+	}
+	if !hasSlot && g.limit.Load() > 0 {
+		g.mu.Lock()
+		if g.running >= g.limit.Load() || g.queued > 0 {
+			g.enqueue(c)
+			g.mu.Unlock()
+			return
+		}
+		g.running++
+		g.mu.Unlock()
+	}
+	go g.run(c)
+}
+
+// stopped reports whether a failure has canceled the group: no child
+// starts after that.
+func (g *Group) stopped() bool {
+	return g.c.failed.Load() && g.c.opts&KeepGoing == 0
 }
 
 // enter counts a new child in, unless the scope has ended, and gives it
@@ -207,15 +245,28 @@ func (g *Group) enter(name string, c child) {
 type child interface {
 	links() *node
 	task() *core
-	start(g *Group) // runs the function on the calling goroutine and completes the task
+	start(g *Group, slot bool) // runs the function on the calling goroutine and completes the task
+	cancel(err error)          // completes the task, never started, as canceled with err
 }
 
 // node is the part of a child that the group links.
 type node struct {
-	queued child    // the next in the queue; guarded by the group's mu
-	index  int      // spawn order, from 0
-	stop   stopKind // own, stopCall or stopCtx: set before the task completes
+	extra             // the task's (see core.x); child is the child itself
+	g       *Group    // the group of the child
+	next    *node     // the next in the queue; guarded by g.mu
+	index   int       // spawn order, from 0
+	stop    stopKind  // own, stopCall or stopCtx: set before the task completes
+	waiting waitState // guarded by g.mu
 }
+
+// A waitState says where a child of a limited group is in the queue.
+type waitState uint8
+
+const (
+	notQueued waitState = iota // never queued, or taken from the queue by the goroutine of a slot
+	queued                     // waiting for a slot
+	taken                      // taken from the queue by a wait, which runs it inline or cancels it; still linked
+)
 
 func (n *node) links() *node { return n }
 
@@ -229,16 +280,17 @@ type childTask[T any] struct {
 	fn func(context.Context) (T, error)
 }
 
-func (c *childTask[T]) start(g *Group) {
+// start runs the function of c. slot says whether c holds a slot of a
+// limited group, which it frees before its task completes, so that a
+// TrySpawn that sees the task completed finds the slot free.
+func (c *childTask[T]) start(g *Group, slot bool) {
 	var v T
 	var o outcome
 	defer func() {
 		g.c.classify(&o)
 		c.stop = o.stop
-		if o.state == panicked || o.state == exited {
-			// Watched for an await that passes it on (see Scope), not
-			// for the garbage collector: Scope raises it otherwise.
-			c.orph = &orphan{}
+		if slot {
+			g.releaseSlot()
 		}
 		// Complete the task before canceling the group, so that a
 		// waiter gets the failure itself, not the cancellation it causes
@@ -246,70 +298,158 @@ func (c *childTask[T]) start(g *Group) {
 		c.complete(v, o)
 		if o.state != succeeded {
 			g.c.trigger(c.index, &o)
-			g.mu.Lock()
-			g.ended = append(g.ended, c)
-			g.mu.Unlock()
+			g.addEnded(c)
+			if g.stopped() {
+				g.cancelQueue()
+			}
 		}
 	}()
 	invoke(g.c.ctx(), site{&g.c, c.index}, c.fn, &v, &o)
 }
 
+// cancel completes the task of c, which never started, as canceled with
+// err: a cancellation the scope caused, listed in CallError.Canceled.
+func (c *childTask[T]) cancel(err error) {
+	c.stop = stopCall
+	c.complete(*new(T), outcome{state: failed, err: err, stop: stopCall})
+}
+
+// addEnded records a child that did not succeed.
+func (g *Group) addEnded(c child) {
+	g.mu.Lock()
+	g.ended = append(g.ended, c)
+	g.mu.Unlock()
+}
+
+// cancelChild completes a child that never started, after a failure
+// canceled the group. Its task reports the cancellation and its cause.
+func (g *Group) cancelChild(c child) {
+	c.cancel(contextError(&g.c))
+	g.addEnded(c)
+}
+
+// cancelQueue cancels every child waiting for a slot, after a failure
+// canceled the group.
+func (g *Group) cancelQueue() {
+	for {
+		g.mu.Lock()
+		c := g.dequeue()
+		if c != nil {
+			c.links().waiting = taken
+		}
+		g.mu.Unlock()
+		if c == nil {
+			return
+		}
+		g.cancelChild(c)
+		g.leave()
+	}
+}
+
 // enqueue makes c wait for a slot; the caller holds mu.
 func (g *Group) enqueue(c child) {
+	n := c.links()
+	n.waiting = queued
 	if g.queueEnd == nil {
-		g.queue = c
+		g.queue = n
 	} else {
-		g.queueEnd.links().queued = c
+		g.queueEnd.next = n
 	}
-	g.queueEnd = c
+	g.queueEnd = n
+	g.queued++
 }
 
-// start runs c in a new goroutine. It is not generic, so neither is the
-// function the goroutine starts at (see group.startN).
-func (g *Group) start(c child) {
-	go g.run(c)
+// dequeue takes the first child still waiting from the queue, or returns
+// nil; the caller holds mu. The children a wait took are dropped on the way.
+func (g *Group) dequeue() child {
+	for n := g.queue; n != nil; n = g.queue {
+		g.queue = n.next
+		n.next = nil
+		if g.queue == nil {
+			g.queueEnd = nil
+		}
+		if n.waiting == queued {
+			n.waiting = notQueued
+			g.queued--
+			return n.child
+		}
+	}
+	return nil
 }
 
-// run runs c, then the waiting children, one after another, on this
-// goroutine, until none waits. If a child calls runtime.Goexit, this
-// goroutine is unwinding: it starts another to take over the queue.
+// run runs c, which holds a slot if the group is limited, then the waiting
+// children, one after another, on this goroutine, until none waits. It is
+// not generic, so neither is the function its goroutines start at (see
+// call.startN). If a child calls runtime.Goexit, this goroutine is
+// unwinding: it starts another to take over the queue.
 func (g *Group) run(c child) {
 	exiting := true
 	defer func() {
 		if exiting {
-			if next := g.next(); next != nil {
+			g.leave()
+			if next := g.nextQueued(); next != nil {
 				go g.run(next)
 			}
 		}
 	}()
 	for c != nil {
-		c.start(g)
-		c = g.next()
+		c.start(g, g.limit.Load() > 0)
+		g.leave()
+		c = g.nextQueued()
 	}
 	exiting = false
 }
 
-// next ends a child: it returns the next waiting child, which takes the
-// slot, or frees the slot and returns nil.
-func (g *Group) next() child {
-	var c child
-	if g.limit.Load() > 0 {
-		g.mu.Lock()
-		if c = g.queue; c != nil {
-			g.queue = c.links().queued
-			c.links().queued = nil
-			if g.queue == nil {
-				g.queueEnd = nil
-			}
-		} else {
-			g.running.Add(-1)
-		}
-		g.mu.Unlock()
-	} else {
-		g.running.Add(-1)
+// releaseSlot frees the slot of a child of a limited group.
+func (g *Group) releaseSlot() {
+	g.mu.Lock()
+	g.running--
+	g.mu.Unlock()
+}
+
+// nextQueued takes a free slot for the first child waiting for one, and
+// returns it; or nil, if none waits or no slot is free. After a failure
+// that canceled the group, the waiting children are canceled instead.
+func (g *Group) nextQueued() child {
+	if g.limit.Load() == 0 {
+		return nil
 	}
-	g.leave()
+	if g.stopped() {
+		g.cancelQueue()
+		return nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.running >= g.limit.Load() {
+		return nil
+	}
+	c := g.dequeue()
+	if c != nil {
+		g.running++
+	}
 	return c
+}
+
+// runInline runs a queued child c on the calling goroutine, which waits for
+// its task, and reports whether it did; false if c was no longer queued.
+// The child runs in the waiter's place: it takes no slot.
+func (g *Group) runInline(c child) bool {
+	g.mu.Lock()
+	n := c.links()
+	if n.waiting != queued {
+		g.mu.Unlock()
+		return false
+	}
+	n.waiting = taken
+	g.queued--
+	g.mu.Unlock()
+	defer g.leave() // runs on a Goexit of the child too
+	if g.stopped() {
+		g.cancelChild(c)
+		return true
+	}
+	c.start(g, false)
+	return true
 }
 
 // leave counts the body or a child out.
@@ -341,7 +481,7 @@ func (g *Group) join() (report, error) {
 	pe := g.c.causeAt
 	body := g.body
 	f.add(-1, body, pe(-1))
-	var received map[error]int
+	var received occurrenceCount
 	if body.state == failed && body.stop == own {
 		received = occurrences(body.err)
 	}
@@ -351,16 +491,15 @@ func (g *Group) join() (report, error) {
 		o := t.outcome()
 		o.stop = n.stop
 		switch {
-		case (o.state == panicked || o.state == exited) && t.orph.observed.Load():
+		case (o.state == panicked || o.state == exited) && n.observed.Load():
 			// Passed on by an await, which raised it: not raised again,
 			// and not listed: the panic (or Goexit) that await raised
 			// stands for it.
 			continue
-		case o.state == failed && o.stop == own && received[o.err] > 0:
+		case o.state == failed && o.stop == own && received.take(o.err):
 			// The body received this failure and returned it: each
 			// occurrence in the body's error accounts for one child, in
 			// spawn order.
-			received[o.err]--
 			continue
 		}
 		f.add(n.index, o, pe(n.index))
@@ -383,10 +522,25 @@ func hashable(err error) (ok bool) {
 	return true
 }
 
+// An occurrenceCount counts the errors in the tree of an error that can be
+// compared.
+type occurrenceCount map[error]int
+
+// take reports whether err, without the name of a Named function, has an
+// occurrence left, and uses it. An error that cannot be compared has none.
+func (m occurrenceCount) take(err error) bool {
+	_, err = unname(err)
+	if m == nil || !hashable(err) || m[err] == 0 {
+		return false
+	}
+	m[err]--
+	return true
+}
+
 // occurrences counts the errors in the tree of err that can be compared,
 // err itself included.
-func occurrences(err error) map[error]int {
-	m := map[error]int{}
+func occurrences(err error) occurrenceCount {
+	m := occurrenceCount{}
 	var walk func(error)
 	walk = func(e error) {
 		if e == nil {

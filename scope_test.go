@@ -337,12 +337,18 @@ func countLimit(t *testing.T, limit int, goexits bool) {
 	go func() {
 		defer close(done)
 		e = endingOf(func() {
+			var opts []Option
+			if goexits {
+				// A Goexit is a failure: without KeepGoing, the children
+				// still waiting would be canceled (TestScopeQueuedAfterFailure).
+				opts = append(opts, KeepGoing)
+			}
 			Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
 				g.SetLimit(limit)
 				spawn(g, 0)
 				spawn(g, 0)
 				return 0, nil
-			})
+			}, opts...)
 		})
 	}()
 	for released := 0; ; released++ {
@@ -715,8 +721,13 @@ func TestScopeReceivedSentinelNotDropped(t *testing.T) {
 	notFound := errors.New("404 not found")
 	for _, opts := range [][]Option{nil, {KeepGoing}} {
 		_, err := Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
-			t0 := Spawn(g, failWith[int](notFound))
-			Spawn(g, failWith[int](notFound))
+			// Both start before either fails: no child starts after a
+			// failure (TestScopeQueuedAfterFailure).
+			gate := make(chan struct{})
+			fail := func(context.Context) (int, error) { <-gate; return 0, notFound }
+			t0 := Spawn(g, fail)
+			Spawn(g, fail)
+			close(gate)
 			_, err := t0.Wait(context.Background())
 			return 0, err
 		}, opts...)

@@ -47,7 +47,7 @@ func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error), 
 	var o outcome
 	defer func() {
 		if o.state == panicked {
-			t.orph = watchOrphan(t, o.err.(*PanicError))
+			t.x.Store(watchOrphan(t, o.err.(*PanicError)))
 		}
 		if end != nil {
 			// Before the task completes, so that whoever waits for it
@@ -88,6 +88,16 @@ func (t *Task[T]) complete(v T, o outcome) bool {
 	}
 	if o.state == succeeded || o.state == failed {
 		t.val = v
+	}
+	if ne, ok := o.err.(*namedError); ok {
+		// The task holds the function's own error, as RunN returns it;
+		// the name is kept for the report of an await.
+		x := t.x.Load()
+		if x == nil {
+			x = new(extra)
+			t.x.Store(x)
+		}
+		x.name, o.err = ne.name, ne.err
 	}
 	t.err = o.err
 	t.finish(o.state)

@@ -127,7 +127,7 @@ type sequence struct {
 
 // wait is core.block for a call over several tasks.
 func (s *sequence) wait(ctx context.Context, c *core) error {
-	if c.state.Load() != pending {
+	if c.state.Load() != pending || c.runQueued() {
 		return nil
 	}
 	// Tasks just started by Go, or readied by the one that woke us, are
