@@ -30,13 +30,34 @@ import (
 // and a panic or Goexit in any function, even after a success, is passed on
 // as RunN does. With no functions RunFirstOK returns [ErrNoTasks]. A nil ctx
 // or function panics before anything starts.
+//
+// A loser may succeed too (it returned before it saw the cancellation):
+// its value is dropped. When values hold resources, use
+// [RunFirstOKRelease].
 func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, error)) (T, int, error) {
-	checkFns("RunFirstOK", ctx, fns)
+	return runFirstOK("RunFirstOK", ctx, nil, fns)
+}
+
+// RunFirstOKRelease is [RunFirstOK] for values that hold resources (an
+// io.Closer, a connection, a response): it calls release with the value of
+// every function that succeeded but did not win, on the caller's goroutine,
+// in argument order, after every function has returned and before it
+// returns. A nil release panics before anything starts.
+func RunFirstOKRelease[T any](ctx context.Context, release func(T), fns ...func(context.Context) (T, error)) (T, int, error) {
+	if release == nil {
+		nilArg("RunFirstOKRelease", "release")
+	}
+	return runFirstOK("RunFirstOKRelease", ctx, release, fns)
+}
+
+func runFirstOK[T any](name string, ctx context.Context, release func(T), fns []func(context.Context) (T, error)) (T, int, error) {
+	checkFns(name, ctx, fns)
 	if len(fns) == 0 {
 		var zero T
 		return zero, -1, ErrNoTasks
 	}
 	r := newRacer(ctx, kindFirstOK, fns)
+	r.release = release
 	for i := range fns {
 		r.launch(i, true) // every function is called, even after a win
 	}
@@ -53,17 +74,32 @@ func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, err
 // The rest is as RunFirstOK: the losers are canceled with [ErrLost], the
 // winner's context stays alive after the call, and Hedge returns only after
 // every function it started has returned. A negative delay, a nil ctx or a
-// nil function panics before anything starts.
+// nil function panics before anything starts. The value of a loser that
+// succeeded too is dropped; see [HedgeRelease].
 func Hedge[T any](ctx context.Context, delay time.Duration, fns ...func(context.Context) (T, error)) (T, int, error) {
-	checkFns("Hedge", ctx, fns)
+	return hedge("Hedge", ctx, delay, nil, fns)
+}
+
+// HedgeRelease is [Hedge] with the release of [RunFirstOKRelease]: release
+// gets the value of every started function that succeeded but did not win.
+func HedgeRelease[T any](ctx context.Context, delay time.Duration, release func(T), fns ...func(context.Context) (T, error)) (T, int, error) {
+	if release == nil {
+		nilArg("HedgeRelease", "release")
+	}
+	return hedge("HedgeRelease", ctx, delay, release, fns)
+}
+
+func hedge[T any](name string, ctx context.Context, delay time.Duration, release func(T), fns []func(context.Context) (T, error)) (T, int, error) {
+	checkFns(name, ctx, fns)
 	if delay < 0 {
-		panic("task: Hedge: delay is " + delay.String() + "; want 0 or more")
+		panic("task: " + name + ": delay is " + delay.String() + "; want 0 or more")
 	}
 	if len(fns) == 0 {
 		var zero T
 		return zero, -1, ErrNoTasks
 	}
 	r := newRacer(ctx, kindHedge, fns)
+	r.release = release
 	r.launch(0, false)
 	if len(fns) > 1 {
 		r.stagger(ctx, delay)
@@ -87,8 +123,9 @@ func checkFns[T any](name string, ctx context.Context, fns []func(context.Contex
 // of its own, so that the winner's can outlive the call.
 type racer[T any] struct {
 	race
-	fns  []func(context.Context) (T, error)
-	vals []T // vals[i] written only by function i, read after wg.Wait
+	fns     []func(context.Context) (T, error)
+	vals    []T     // vals[i] written only by function i, read after wg.Wait
+	release func(T) // of the successful losers; nil: dropped
 }
 
 // race is the part of a racer that does not depend on T.
@@ -216,6 +253,13 @@ func (r *racer[T]) result() (T, int, error) {
 			runtime.AddCleanup(l, release, l.stop)
 		default:
 			l.cancel(context.Canceled)
+		}
+	}
+	if r.release != nil {
+		for j := range r.fns {
+			if j != w && r.outs[j].state == succeeded {
+				r.release(r.vals[j])
+			}
 		}
 	}
 	f.raise()

@@ -21,9 +21,10 @@ import (
 //
 // The calls run on at most limit goroutines, started as they are needed
 // and kept for the range. Inputs are pulled lazily, in the consumer's
-// goroutine: never more than 2×limit ahead of the next result to yield
+// goroutine: at most 2×limit inputs are started and not yet yielded
 // (limit running, and a reorder window of limit results that are ready but
-// wait for an earlier one). Each yield is (value, nil) or, for a failure,
+// wait for an earlier one), and one more is pulled, held until a slot
+// frees: 2×limit+1 pulled and not yet yielded. Each yield is (value, nil) or, for a failure,
 // (zero, *[PositionError]) whose Index is the input's position in the
 // sequence.
 //
@@ -43,10 +44,14 @@ import (
 // to the consumer's goroutine once every call has returned, as [iter.Pull]
 // does: the first panic in input order, as a *[PanicError] holding what
 // else was not yielded. A panic or Goexit in the loop body itself goes on
-// as it is, once the running calls are canceled and have returned. Each
-// range over the sequence starts again.
+// once the running calls are canceled and have returned; a panic of a call
+// not yet yielded outranks a Goexit of the body, as it does for RunN, but
+// not a panic of the body, which goes on as it is (the call's is then
+// dropped: the body's panic ends the program or is the one recovered).
+// Each range over the sequence starts again.
 //
-// limit must be at least 1. A nil ctx, inputs or fn panics at once.
+// MapSeq panics at once if limit is less than 1, or ctx, inputs or fn is
+// nil.
 func MapSeq[In, Out any](ctx context.Context, inputs iter.Seq[In], limit int, fn func(context.Context, In) (Out, error), opts ...Option) iter.Seq2[Out, error] {
 	return mapSeq("MapSeq", ctx, inputs, limit, fn, opts, true)
 }
@@ -295,6 +300,12 @@ func (s *stream[In, Out]) emit(out Out, err error) {
 // If the loop body panicked (or called Goexit), that goes on: close then
 // only cancels and waits, and raises nothing of its own.
 func (s *stream[In, Out]) close() {
+	var bodyPanic any // the loop body's panic, passed on below
+	if s.inYield {
+		// The loop body panicked or called runtime.Goexit (recover
+		// returns nil for a Goexit).
+		bodyPanic = recover()
+	}
 	if s.running > 0 {
 		s.broke = true
 		s.c.fail(errStopped)
@@ -309,7 +320,12 @@ func (s *stream[In, Out]) close() {
 	// order, the first panic first.
 	err := s.f.err(s.c.parent)
 	s.c.callEnd(err)
+	if bodyPanic != nil {
+		panic(bodyPanic)
+	}
 	if s.inYield {
+		// A Goexit of the loop body: a panic of a call outranks it.
+		s.f.raiseOverGoexit()
 		return
 	}
 	s.f.raise()

@@ -256,3 +256,36 @@ func TestTrySpawnAfterOnlyChild(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// resource counts how many of its values are open.
+type resource struct{ open *atomic.Int64 }
+
+func (r resource) Close() error { r.open.Add(-1); return nil }
+
+// TestRunFirstOKReleaseLosers: with three replicas that all succeed, the
+// values of the losers are released, and the winner's is the caller's:
+// after 1,000 calls, nothing is left open.
+func TestRunFirstOKReleaseLosers(t *testing.T) {
+	var open atomic.Int64
+	replica := func(context.Context) (resource, error) {
+		open.Add(1)
+		return resource{&open}, nil // succeeds even when canceled
+	}
+	release := func(r resource) { r.Close() }
+	for i := range 1000 {
+		var v resource
+		var err error
+		if i%2 == 0 {
+			v, _, err = RunFirstOKRelease(context.Background(), release, replica, replica, replica)
+		} else {
+			v, _, err = HedgeRelease(context.Background(), 0, release, replica, replica, replica)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Close()
+	}
+	if n := open.Load(); n != 0 {
+		t.Errorf("%d resources left open; want 0", n)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // Scope runs body with a new [Group] and returns what body returns, once
@@ -95,24 +97,34 @@ type Group struct {
 	limit atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
 	done  chan struct{} // closed when live drops to 0
 
-	mu       sync.Mutex // guards the fields below
-	running  int64      // children holding a slot, in a limited group
-	queued   int64      // children waiting for a slot
-	queue    *node      // spawned at the limit, in spawn order: waiting, or taken by a wait
-	queueEnd *node      // the last of the queue
-	ended    []child    // the children that did not succeed, in the order they ended
+	mu       sync.Mutex       // guards the fields below
+	running  int64            // children holding a slot, in a limited group
+	queued   int64            // children waiting for a slot
+	queue    *node            // spawned at the limit, in spawn order: waiting, or taken by a wait
+	queueEnd *node            // the last of the queue
+	ended    []child          // the children that did not succeed, in the order they ended
+	unqueued map[*node]func() // with probes: ends the probes' record of a queued child
 }
 
 // SetLimit limits the group to n children running at once (errgroup's
-// SetLimit). It must be called before the first Spawn, and panics
-// otherwise. A child spawned at the limit does not block the spawner: it
+// SetLimit). It panics if n is less than 1, or if a child was spawned
+// already. A child spawned at the limit does not block the spawner: it
 // waits, as a task with its function and no goroutine, and starts when a
-// running child returns, in spawn order. So children that spawn cannot
-// deadlock however the limit is reached, and the memory of the waiting
-// children is their tasks: a body that spawns a million children holds a
-// million tasks; to stream a large input with bounded memory, use
-// [MapSeq], or [TrySpawn] to decide what to do at the limit. n must be at
-// least 1.
+// running child returns, in spawn order; after a failure that cancels the
+// group, it never starts (it completes as canceled). The memory of the
+// waiting children is their tasks: to stream a large input with bounded
+// memory, use [MapSeq], or [TrySpawn] to decide what to do at the limit.
+//
+// A wait never needs a free slot: a wait (Wait, AwaitN, All, AllSeq,
+// WhenAll) on a child still waiting for a slot runs that child itself,
+// inline, on the waiting goroutine. So children that spawn children and
+// wait for them cannot deadlock, however deep the tree. A child run inline
+// by a waiting child runs in its parent's slot; one run inline by the body
+// runs in addition to the n children. Not covered: WhenAny, WhenEach and
+// FirstOK, which wait for whichever task comes first, do not run queued
+// children; nor does anything that blocks other than a wait on the queued
+// child's task (a child blocked on a channel that a queued sibling would
+// fill still needs a slot to free up).
 func (g *Group) SetLimit(n int) {
 	if n < 1 {
 		panic("task: SetLimit: n is " + strconv.Itoa(n) + "; want at least 1")
@@ -357,6 +369,21 @@ func (g *Group) enqueue(c child) {
 	}
 	g.queueEnd = n
 	g.queued++
+	if q, ok := probe.Load().(probe.Queuer); ok {
+		if g.unqueued == nil {
+			g.unqueued = map[*node]func(){}
+		}
+		g.unqueued[n] = q.Queued(g.c.parent, "Scope", argName("children", n.index))
+	}
+}
+
+// leftQueue tells the probes, if any, that n no longer waits; the caller
+// holds mu.
+func (g *Group) leftQueue(n *node) {
+	if end, ok := g.unqueued[n]; ok {
+		delete(g.unqueued, n)
+		end()
+	}
 }
 
 // dequeue takes the first child still waiting from the queue, or returns
@@ -371,6 +398,7 @@ func (g *Group) dequeue() child {
 		if n.waiting == queued {
 			n.waiting = notQueued
 			g.queued--
+			g.leftQueue(n)
 			return n.child
 		}
 	}
@@ -442,6 +470,7 @@ func (g *Group) runInline(c child) bool {
 	}
 	n.waiting = taken
 	g.queued--
+	g.leftQueue(n)
 	g.mu.Unlock()
 	defer g.leave() // runs on a Goexit of the child too
 	if g.stopped() {

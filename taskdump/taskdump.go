@@ -54,7 +54,11 @@ func Write(w io.Writer) error {
 		})
 		for _, n := range sorted {
 			label := strings.Repeat("  ", depth) + n.name
-			fmt.Fprintf(&b, "%-42s running %v\n", label, now.Sub(n.start))
+			state := "running"
+			if n.queued {
+				state = "waiting"
+			}
+			fmt.Fprintf(&b, "%-42s %s %v\n", label, state, now.Sub(n.start))
 			walk(n.children, depth+1)
 		}
 	}
@@ -74,6 +78,7 @@ type node struct {
 	start    time.Time
 	parent   *node // nil for a call at the top
 	children map[*node]bool
+	queued   bool // a child of a Scope waiting for a slot
 }
 
 type key struct{}
@@ -111,6 +116,15 @@ func (registry) Call(ctx context.Context, call string) (context.Context, func(er
 func (registry) Func(ctx context.Context, call, arg string) (context.Context, func(probe.Outcome)) {
 	ctx, n := add(ctx, arg)
 	return ctx, func(probe.Outcome) { remove(n) }
+}
+
+// Queued records a child of a Scope that waits for a slot.
+func (registry) Queued(ctx context.Context, call, arg string) func() {
+	_, n := add(ctx, arg)
+	mu.Lock()
+	n.queued = true
+	mu.Unlock()
+	return func() { remove(n) }
 }
 
 func (registry) Named(ctx context.Context, name string) (context.Context, func()) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -90,4 +91,29 @@ func Example() {
 	// task.Run2
 	//   f2
 	//   recs (f1)
+}
+
+// TestDumpQueued: a child of a limited Scope that waits for a slot is
+// listed, as waiting, until it starts.
+func TestDumpQueued(t *testing.T) {
+	taskdump.Enable()
+	release, started := make(chan struct{}), make(chan struct{})
+	dumped := make(chan string)
+	go func() {
+		task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
+			g.SetLimit(1)
+			task.Spawn(g, func(context.Context) (int, error) { close(started); <-release; return 0, nil })
+			task.Spawn(g, func(context.Context) (int, error) { return 0, nil })
+			<-started
+			var b strings.Builder
+			taskdump.Write(&b)
+			dumped <- b.String()
+			close(release)
+			return 0, nil
+		})
+	}()
+	got := <-dumped
+	if !regexp.MustCompile(`children\[1\] +waiting `).MatchString(got) || !regexp.MustCompile(`children\[0\] +running `).MatchString(got) {
+		t.Errorf("dump:\n%s\nwant children[0] running and children[1] waiting", got)
+	}
 }

@@ -65,7 +65,29 @@ func Install(p Probe) {
 }
 
 // chain runs several probes as one.
+// A Queuer is a Probe that is also told of the children of a Scope that
+// wait for a slot: Queued is called when one starts waiting, and the
+// function it returns when it stops (it starts, is run inline by a wait,
+// or is canceled).
+type Queuer interface {
+	Queued(ctx context.Context, call, arg string) func()
+}
+
 type chain []Probe
+
+func (c chain) Queued(ctx context.Context, call, arg string) func() {
+	var ends []func()
+	for _, p := range c {
+		if q, ok := p.(Queuer); ok {
+			ends = append(ends, q.Queued(ctx, call, arg))
+		}
+	}
+	return func() {
+		for i := len(ends) - 1; i >= 0; i-- {
+			ends[i]()
+		}
+	}
+}
 
 func (c chain) Call(ctx context.Context, call string) (context.Context, func(error)) {
 	ends := make([]func(error), len(c))
