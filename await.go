@@ -29,7 +29,11 @@ func awaitCores(ctx context.Context, call string, cs []*core) (err error) {
 			for i, c := range cs {
 				f.addTask(i, c)
 			}
-			return f.result(ctx)
+			// The error is set before a panic or Goexit is raised, so
+			// that the probes' end of the call sees it.
+			err = f.err(ctx)
+			f.raise()
+			return err
 		}
 	}
 	return nil // the success path: nothing to collect
