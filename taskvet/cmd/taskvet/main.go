@@ -1,5 +1,5 @@
 // Command taskvet reports misuse of github.com/tasktuple/task and offers to
-// migrate fixed errgroup fan-outs to task.RunN.
+// migrate errgroup fan-outs to it.
 //
 // Standalone:
 //
@@ -10,12 +10,86 @@
 // Under go vet:
 //
 //	go vet -vettool=$(which taskvet) ./...
+//
+// With -fix, taskvet applies every fix, then checks the packages again and
+// prints what is left: the diagnostics that have no fix (and any fix that
+// could not be applied). It exits with status 3 if any is left, as
+// without -fix, and 0 only when nothing is.
 package main
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/tasktuple/task/taskvet"
 )
 
-func main() { multichecker.Main(taskvet.Analyzers...) }
+// childEnv marks the runs that taskvet -fix starts of itself.
+const childEnv = "TASKVET_FIX_CHILD"
+
+func main() {
+	if os.Getenv(childEnv) == "" {
+		if rest, ok := fixArgs(os.Args[1:]); ok {
+			os.Exit(fixThenCheck(os.Args[1:], rest))
+		}
+	}
+	multichecker.Main(taskvet.Analyzers...)
+}
+
+// fixArgs reports whether args ask for -fix (without -diff, which only
+// prints the fixes), and returns them without it.
+func fixArgs(args []string) (rest []string, fix bool) {
+	for i, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch name {
+		case "fix":
+			fix = value == "" || value == "true" || value == "1"
+			continue
+		case "diff":
+			if value == "" || value == "true" || value == "1" {
+				return nil, false
+			}
+		}
+		rest = append(rest, a)
+	}
+	return rest, fix
+}
+
+// fixThenCheck runs taskvet with args, which apply the fixes, then with
+// rest, which reports what is left, and returns the exit status.
+func fixThenCheck(args, rest []string) int {
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "taskvet:", err)
+		return 1
+	}
+	run := func(args []string) int {
+		cmd := exec.Command(self, args...)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+		cmd.Env = append(os.Environ(), childEnv+"=1")
+		if err := cmd.Run(); err != nil {
+			if exit, ok := err.(*exec.ExitError); ok {
+				return exit.ExitCode()
+			}
+			fmt.Fprintln(os.Stderr, "taskvet:", err)
+			return 1
+		}
+		return 0
+	}
+	if code := run(args); code != 0 {
+		return code
+	}
+	code := run(rest)
+	if code == 3 {
+		fmt.Fprintln(os.Stderr, "taskvet: -fix applied the fixes it had; the diagnostics above remain and have no fix: change that code by hand")
+	}
+	return code
+}
