@@ -32,9 +32,6 @@ var runTmpl string
 //go:embed templates/zexample_test.go.tmpl
 var exampleTmpl string
 
-//go:embed templates/zfaults_test.go.tmpl
-var faultsTmpl string
-
 //go:embed templates/zarity_test.go.tmpl
 var testTmpl string
 
@@ -92,10 +89,9 @@ func (a Arity) Join(format string) string {
 }
 
 type data struct {
-	Header     string
-	FaultKinds []string // the outcomes of the fault matrix, as test identifiers
-	Arities    []Arity  // 1..MaxArity
-	Bench      []int    // arities with benchmarks
+	Header  string
+	Arities []Arity // 1..MaxArity
+	Bench   []int   // arities with benchmarks
 }
 
 func arities(from int) []Arity {
@@ -112,15 +108,13 @@ func arities(from int) []Arity {
 
 // Files returns the generated files of package task, by name, formatted.
 func Files() (map[string][]byte, error) {
-	d := data{Header: Header, Arities: arities(1), Bench: []int{2, 4, 8, 16},
-		FaultKinds: []string{"kValue", "kError", "kPanic", "kPanicErr", "kPanicNil", "kGoexit", "kSlow", "kWaitCtx"}}
+	d := data{Header: Header, Arities: arities(1), Bench: []int{2, 4, 8, 16}}
 	out := make(map[string][]byte)
 	for name, text := range map[string]string{
 		"zawait.go":        awaitTmpl,
 		"zrun.go":          runTmpl,
 		"zarity_test.go":   testTmpl,
 		"zexample_test.go": exampleTmpl,
-		"zfaults_test.go":  faultsTmpl,
 	} {
 		b, err := render(name, text, d)
 		if err != nil {
