@@ -82,6 +82,9 @@ const (
 	kindScope                           // Scope: a body and the children it spawns
 	kindMapSeq                          // MapSeq: a stream of calls
 	kindMapSeqUnordered                 // MapSeqUnordered
+	kindForEach                         // ForEach: Map without results
+	kindForEachSeq                      // ForEachSeq: MapSeqUnordered without results
+	kindDo                              // Do: RunN of functions without results
 )
 
 // runNames are the names of RunN, so that naming the call costs nothing.
@@ -105,6 +108,12 @@ func (c *call) report() report {
 		return newReport("Scope", "children")
 	case kindMapSeq:
 		return newReport("MapSeq", "inputs")
+	case kindForEach:
+		return newReport("ForEach", "inputs")
+	case kindForEachSeq:
+		return newReport("ForEachSeq", "inputs")
+	case kindDo:
+		return newReport("Do", "fns")
 	case kindMapSeqUnordered:
 		return newReport("MapSeqUnordered", "inputs")
 	}
@@ -131,7 +140,7 @@ func (c *call) initKind(parent context.Context, o Option, outs []outcome, kind c
 // KeepGoing the caller's ctx. MapSeq's calls always get the call, so that
 // breaking out of the loop can cancel them.
 func (c *call) ctx() context.Context {
-	if c.opts&KeepGoing != 0 && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered {
+	if c.opts&KeepGoing != 0 && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
 		return c.parent
 	}
 	return c

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -24,10 +25,10 @@ import (
 // passed on as RunN does. Map returns only after every call it started has
 // returned.
 //
-// limit must be at least 1: a limit of 0 or less is a programming error
-// and panics, rather than meaning "no limit", because a limit computed to 0
-// would silently start a goroutine per input. Pass len(inputs) for no limit.
-// Map starts min(limit, len(inputs)) goroutines, which take inputs in order;
+// limit must be at least 1, or [NoLimit]: a limit of 0 or less is a
+// programming error and panics, rather than meaning "no limit", because a
+// limit computed to 0 would silently start a goroutine per input. Map
+// starts min(limit, len(inputs)) goroutines, which take inputs in order;
 // with no inputs it returns an empty slice and nil at once.
 func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), opts ...Option) ([]Out, error) {
 	if ctx == nil {
@@ -36,15 +37,29 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 	if fn == nil {
 		nilArg("Map", "fn")
 	}
+	checkLimit("Map", limit)
+	return mapN(kindMap, ctx, inputs, limit, fn, options(opts))
+}
+
+// NoLimit is the limit of [Map], [ForEach] and [Scope]'s [Group.SetLimit]
+// that sets none: as many calls run at once as there are inputs.
+const NoLimit = math.MaxInt
+
+// checkLimit panics for a limit less than 1.
+func checkLimit(name string, limit int) {
 	if limit < 1 {
-		panic("task: Map: limit is " + strconv.Itoa(limit) + "; want at least 1")
+		panic("task: " + name + ": limit is " + strconv.Itoa(limit) + "; want at least 1")
 	}
+}
+
+// mapN is Map, named after the call of kind.
+func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), o Option) ([]Out, error) {
 	out := make([]Out, len(inputs))
 	if len(inputs) == 0 {
 		return out, nil
 	}
 	s := &mapping[In, Out]{in: inputs, fn: fn, out: out}
-	s.initKind(ctx, options(opts), nil, kindMap, s)
+	s.initKind(ctx, o, nil, kind, s)
 	workers := min(limit, len(inputs))
 	s.wg.Add(workers)
 	s.startN(workers)
@@ -56,7 +71,7 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 	err := f.err(s.parent)
 	if err == nil && int(s.next.Load()) < len(inputs) {
 		// No failure, yet inputs were left: ctx ended the call first.
-		err = &CallError{Call: "Map", Ctx: contextError(ctx)}
+		err = &CallError{Call: f.e.Call, Ctx: contextError(ctx)}
 	}
 	s.callEnd(err)
 	f.raise()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"iter"
-	"strconv"
 )
 
 // MapSeq calls fn on every input of a sequence, with at most limit calls
@@ -75,26 +74,33 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 	if fn == nil {
 		nilArg(name, "fn")
 	}
-	if limit < 1 {
-		panic("task: " + name + ": limit is " + strconv.Itoa(limit) + "; want at least 1")
+	checkLimit(name, limit)
+	if limit == NoLimit {
+		panic("task: " + name + ": limit is NoLimit; a sequence needs a limit")
 	}
 	o := options(opts)
-	return func(yield func(Out, error) bool) {
-		window := limit
-		if ordered {
-			window = 2 * limit
-		}
-		s := &stream[In, Out]{fn: fn, ordered: ordered, limit: limit, keepGoing: o&KeepGoing != 0,
-			slots: make([]seqSlot[In, Out], window), work: make(chan int, window),
-			done: make(chan int, window), yield: yield}
-		kind := kindMapSeq
-		if !ordered {
-			kind = kindMapSeqUnordered
-		}
-		s.c.initKind(ctx, o, nil, kind, s)
-		s.f = s.c.report()
-		s.run(inputs)
+	kind := kindMapSeq
+	if !ordered {
+		kind = kindMapSeqUnordered
 	}
+	return func(yield func(Out, error) bool) {
+		newStream(ctx, kind, limit, fn, o, ordered, yield).run(inputs)
+	}
+}
+
+// newStream prepares a range over the calls; yield is nil for ForEachSeq,
+// which yields nothing and collects the failures.
+func newStream[In, Out any](ctx context.Context, kind callKind, limit int, fn func(context.Context, In) (Out, error), o Option, ordered bool, yield func(Out, error) bool) *stream[In, Out] {
+	window := limit
+	if ordered {
+		window = 2 * limit
+	}
+	s := &stream[In, Out]{fn: fn, ordered: ordered, limit: limit, keepGoing: o&KeepGoing != 0,
+		slots: make([]seqSlot[In, Out], window), work: make(chan int, window),
+		done: make(chan int, window), yield: yield}
+	s.c.initKind(ctx, o, nil, kind, s)
+	s.f = s.c.report()
+	return s
 }
 
 // errStopped is the cause of the cancellation MapSeq sends to the running
@@ -118,10 +124,13 @@ type stream[In, Out any] struct {
 	head    int                // ordered: the next input to yield
 	next    int                // the next input to start
 	running int
-	broke   bool   // the loop broke out: start and yield nothing more
-	fatal   bool   // a panic or Goexit was met: yield nothing more; start nothing more unless keepGoing
-	inYield bool   // the loop body is running: if close finds it so, the body panicked or exited
-	f       report // the outcomes not yielded that must be raised: panics and Goexit
+	broke   bool // the loop broke out: start and yield nothing more
+	fatal   bool // a panic or Goexit was met: yield nothing more; start nothing more unless keepGoing
+	inYield bool // the loop body is running: if close finds it so, the body panicked or exited
+	// ForEachSeq (yield nil): every outcome goes to f, and the error to err.
+	inputsLeft bool   // ctx ended the call with inputs not started
+	err        error  // the call's error, set by close
+	f          report // the outcomes not yielded that must be raised: panics and Goexit
 }
 
 // seqSlot is one call of a stream: written by its goroutine before it sends
@@ -167,6 +176,10 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		s.receive()
 	}
 	if ctxEnded && !s.broke && !s.fatal {
+		if s.yield == nil {
+			s.inputsLeft = true
+			return
+		}
 		var zero Out
 		s.emit(zero, &CallError{Call: s.f.e.Call, Ctx: contextError(s.c.parent)})
 	}
@@ -265,6 +278,8 @@ func (s *stream[In, Out]) take(k int) {
 	case o.state == panicked || o.state == exited:
 		s.fatal = true
 		s.f.add(sl.index, o, nil)
+	case s.yield == nil:
+		s.f.add(sl.index, o, s.c.causeAt(sl.index))
 	case s.broke || s.fatal:
 		// Not yielded: kept with a panic, if one is raised.
 		if o.state == failed && o.stop == own {
@@ -319,6 +334,14 @@ func (s *stream[In, Out]) close() {
 	// Unordered, outcomes came in completion order: report them in input
 	// order, the first panic first.
 	err := s.f.err(s.c.parent)
+	if s.inputsLeft {
+		// No failure, yet inputs were left: ctx ended the call first.
+		if err == nil {
+			err = &CallError{Call: s.f.e.Call}
+		}
+		err.(*CallError).Ctx = contextError(s.c.parent)
+	}
+	s.err = err
 	s.c.callEnd(err)
 	if bodyPanic != nil {
 		panic(bodyPanic)

@@ -76,6 +76,13 @@ func invoke[T any](ctx context.Context, at site, fn func(context.Context) (T, er
 	invokeFn(ctx, fn, v, o)
 }
 
+// invokeErr is invoke for a function that returns only an error: a child
+// of Group.Go, a function of Do, a call of ForEach.
+func invokeErr(ctx context.Context, at site, fn func(context.Context) error, o *outcome) {
+	var none struct{}
+	invoke(ctx, at, func(ctx context.Context) (struct{}, error) { return none, fn(ctx) }, &none, o)
+}
+
 // invokeProbed is invoke with the installed probes told of the function.
 func invokeProbed[T any](p probe.Probe, ctx context.Context, at site, fn func(context.Context) (T, error), v *T, o *outcome) {
 	callName, arg := at.names()

@@ -97,13 +97,14 @@ type Group struct {
 	limit atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
 	done  chan struct{} // closed when live drops to 0
 
-	mu       sync.Mutex       // guards the fields below
-	running  int64            // children holding a slot, in a limited group
-	queued   int64            // children waiting for a slot
-	queue    *node            // spawned at the limit, in spawn order: waiting, or taken by a wait
-	queueEnd *node            // the last of the queue
-	ended    []child          // the children that did not succeed, in the order they ended
-	unqueued map[*node]func() // with probes: ends the probes' record of a queued child
+	mu         sync.Mutex       // guards the fields below
+	running    int64            // children holding a slot, in a limited group
+	queued     int64            // children waiting for a slot
+	queue      *node            // spawned at the limit, in spawn order: waiting, or taken by a wait
+	queueEnd   *node            // the last of the queue
+	ended      []child          // the children that did not succeed, in the order they ended
+	endedFuncs []endedCall      // the same, for the children of Group.Go
+	unqueued   map[*node]func() // with probes: ends the probes' record of a queued child
 }
 
 // SetLimit limits the group to n children running at once (errgroup's
@@ -132,6 +133,9 @@ func (g *Group) SetLimit(n int) {
 	if g.count.Load() != 0 {
 		panic("task: SetLimit: called after Spawn")
 	}
+	if n == NoLimit {
+		return
+	}
 	g.limit.Store(int64(n))
 }
 
@@ -153,8 +157,10 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 		nilArg("Spawn", "fn")
 	}
 	c := newChild(g, fn)
-	g.enter("Spawn", c)
-	g.launch(c, false)
+	c.index = g.enter("Spawn")
+	if g.admit(false, func() child { return c }) {
+		go g.run(c)
+	}
 	return &c.Task
 }
 
@@ -174,8 +180,10 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 		return nil, false
 	}
 	c := newChild(g, fn)
-	g.enter("TrySpawn", c)
-	g.launch(c, true)
+	c.index = g.enter("TrySpawn")
+	if g.admit(true, func() child { return c }) {
+		go g.run(c)
+	}
 	return &c.Task, true
 }
 
@@ -204,30 +212,32 @@ func (g *Group) trySlot(name string) bool {
 	return true
 }
 
-// launch starts a child that has entered the group: at once, in a new
-// goroutine, if it has a slot (hasSlot) or can take one; otherwise it
-// waits in the queue. After a failure that cancels the group, it never
-// starts: it completes as canceled.
-func (g *Group) launch(c child, hasSlot bool) {
+// admit decides what becomes of a child that has entered the group, and
+// reports whether the caller starts it now, in a new goroutine: it may if
+// it has a slot (hasSlot) or can take one. Otherwise it waits in the queue,
+// as the child mk returns; after a failure that cancels the group, it
+// never starts: it is canceled. mk is called only then, so that a child of
+// Group.Go that starts at once costs no record.
+func (g *Group) admit(hasSlot bool, mk func() child) bool {
 	if g.stopped() {
 		if hasSlot {
 			g.releaseSlot()
 		}
-		g.cancelChild(c)
+		mk().cancel(g, contextError(&g.c))
 		g.leave()
-		return
+		return false
 	}
 	if !hasSlot && g.limit.Load() > 0 {
 		g.mu.Lock()
 		if g.running >= g.limit.Load() || g.queued > 0 {
-			g.enqueue(c)
+			g.enqueue(mk())
 			g.mu.Unlock()
-			return
+			return false
 		}
 		g.running++
 		g.mu.Unlock()
 	}
-	go g.run(c)
+	return true
 }
 
 // stopped reports whether a failure has canceled the group: no child
@@ -236,9 +246,9 @@ func (g *Group) stopped() bool {
 	return g.c.failed.Load() && g.c.opts&KeepGoing == 0
 }
 
-// enter counts a new child in, unless the scope has ended, and gives it
+// enter counts a new child in, unless the scope has ended, and returns
 // its index.
-func (g *Group) enter(name string, c child) {
+func (g *Group) enter(name string) int {
 	for {
 		n := g.live.Load()
 		if n == 0 {
@@ -250,15 +260,15 @@ func (g *Group) enter(name string, c child) {
 			break
 		}
 	}
-	c.links().index = int(g.count.Add(1) - 1)
+	return int(g.count.Add(1) - 1)
 }
 
 // A child is a task spawned into a group.
 type child interface {
 	links() *node
 	task() *core
-	start(g *Group, slot bool) // runs the function on the calling goroutine and completes the task
-	cancel(err error)          // completes the task, never started, as canceled with err
+	start(g *Group, slot bool)  // runs the function on the calling goroutine and completes the task
+	cancel(g *Group, err error) // records the child, never started, as canceled with err
 }
 
 // node is the part of a child that the group links.
@@ -298,32 +308,50 @@ type childTask[T any] struct {
 func (c *childTask[T]) start(g *Group, slot bool) {
 	var v T
 	var o outcome
-	defer func() {
-		g.c.classify(&o)
+	defer g.childEnded(c.index, &o, slot, func() {
 		c.stop = o.stop
-		if slot {
-			g.releaseSlot()
-		}
-		// Complete the task before canceling the group, so that a
-		// waiter gets the failure itself, not the cancellation it causes
-		// (a completed task wins over a done ctx).
 		c.complete(v, o)
-		if o.state != succeeded {
-			g.c.trigger(c.index, &o)
-			g.addEnded(c)
-			if g.stopped() {
-				g.cancelQueue()
-			}
-		}
-	}()
+	}, c)
 	invoke(g.c.ctx(), site{&g.c, c.index}, c.fn, &v, &o)
 }
 
+// childEnded applies the rules to the end of child i, which ended with o:
+// it frees the child's slot (if slot), then completes its task (complete),
+// then, for a failure, cancels the group and the children waiting for a
+// slot unless it keeps going, and keeps the outcome for the report (c is
+// the child, or nil for a child of Group.Go, which has no task). The task
+// is completed before the group is canceled, so that a waiter gets the
+// failure itself, not the cancellation it causes (a completed task wins
+// over a done ctx).
+func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c child) {
+	g.c.classify(o)
+	if slot {
+		g.releaseSlot()
+	}
+	if complete != nil {
+		complete()
+	}
+	if o.state == succeeded {
+		return
+	}
+	g.c.trigger(i, o)
+	if c != nil {
+		g.addEnded(c)
+	} else {
+		g.addEndedFunc(i, *o)
+	}
+	if g.stopped() {
+		g.cancelQueue()
+	}
+}
+
 // cancel completes the task of c, which never started, as canceled with
-// err: a cancellation the scope caused, listed in CallError.Canceled.
-func (c *childTask[T]) cancel(err error) {
+// err: a cancellation the scope caused, listed in CallError.Canceled. Its
+// task reports the cancellation and its cause.
+func (c *childTask[T]) cancel(g *Group, err error) {
 	c.stop = stopCall
 	c.complete(*new(T), outcome{state: failed, err: err, stop: stopCall})
+	g.addEnded(c)
 }
 
 // addEnded records a child that did not succeed.
@@ -333,11 +361,11 @@ func (g *Group) addEnded(c child) {
 	g.mu.Unlock()
 }
 
-// cancelChild completes a child that never started, after a failure
-// canceled the group. Its task reports the cancellation and its cause.
-func (g *Group) cancelChild(c child) {
-	c.cancel(contextError(&g.c))
-	g.addEnded(c)
+// addEndedFunc records a child of Group.Go that did not succeed.
+func (g *Group) addEndedFunc(i int, o outcome) {
+	g.mu.Lock()
+	g.endedFuncs = append(g.endedFuncs, endedCall{i, o})
+	g.mu.Unlock()
 }
 
 // cancelQueue cancels every child waiting for a slot, after a failure
@@ -353,7 +381,7 @@ func (g *Group) cancelQueue() {
 		if c == nil {
 			return
 		}
-		g.cancelChild(c)
+		c.cancel(g, contextError(&g.c))
 		g.leave()
 	}
 }
@@ -474,7 +502,7 @@ func (g *Group) runInline(c child) bool {
 	g.mu.Unlock()
 	defer g.leave() // runs on a Goexit of the child too
 	if g.stopped() {
-		g.cancelChild(c)
+		c.cancel(g, contextError(&g.c))
 		return true
 	}
 	c.start(g, false)
@@ -532,6 +560,9 @@ func (g *Group) join() (report, error) {
 			continue
 		}
 		f.add(n.index, o, pe(n.index))
+	}
+	for _, e := range g.endedFuncs {
+		f.add(e.i, e.o, pe(e.i))
 	}
 	return f, f.err(g.c.parent)
 }

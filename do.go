@@ -1,0 +1,49 @@
+package task
+
+import (
+	"context"
+	"strconv"
+)
+
+// Do calls every function of fns concurrently and returns once all have
+// returned: RunN for functions that return only an error, errgroup's fixed
+// fan-out of g.Go. The rules are RunN's: the functions get a child of ctx
+// that is canceled as soon as one fails, the error is a *[CallError] whose
+// failures name the functions ("task: Do: fns[1]: ..."), and panics and
+// Goexit are passed on. The last function runs on the caller's goroutine.
+// For [KeepGoing], use [ForEach] over the functions.
+//
+// With no functions Do returns nil. A nil ctx or function panics before
+// anything starts.
+func Do(ctx context.Context, fns ...func(context.Context) error) error {
+	if ctx == nil {
+		nilArg("Do", "ctx")
+	}
+	for i, fn := range fns {
+		if fn == nil {
+			nilArg("Do", "fns["+strconv.Itoa(i)+"]")
+		}
+	}
+	if len(fns) == 0 {
+		return nil
+	}
+	d := &doCall{fns: fns}
+	d.initKind(ctx, 0, make([]outcome, len(fns)), kindDo, d)
+	n := len(fns)
+	d.wg.Add(n)
+	d.startN(n - 1)
+	runLast(&d.call, n-1, func(ctx context.Context) (struct{}, error) { return struct{}{}, fns[n-1](ctx) }, new(struct{}))
+	return d.wait()
+}
+
+// doCall is the state of one Do call.
+type doCall struct {
+	call
+	fns []func(context.Context) error
+}
+
+// goroutine runs function i, in a goroutine that startN started.
+func (d *doCall) goroutine(i int) {
+	defer d.finish(i)
+	invokeErr(d.ctx(), site{&d.call, i}, d.fns[i], &d.outs[i])
+}
