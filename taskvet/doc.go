@@ -88,8 +88,9 @@
 //     did.
 //   - a fixed fan-out of error-only functions: task.Do.
 //   - a range loop over a slice whose body only passes a closure to g.Go:
-//     task.ForEach, with SetLimit's limit (a negative one, "no limit", is
-//     0; a limit not known to be positive becomes max(n, 0)).
+//     task.ForEach, with SetLimit's limit if it is a constant or known to
+//     be positive (a negative constant, errgroup's "no limit", and no
+//     SetLimit are task.NoLimit).
 //   - anything else (other loops, statements between the calls, children
 //     that spawn more): task.Scope, whose body is the same statements with
 //     the same closures, each now a g.Go child of the Scope's group.
@@ -106,7 +107,9 @@
 // passes the derived context on, and use task.KeepGoing (every call runs,
 // nothing is canceled: exact) for a zero Group or children that ignore the
 // derived context; children that are mixed get no fix. With SetLimit, a
-// task.Group queues a child at the limit instead of blocking the loop.
+// task.Group queues a child at the limit instead of blocking the loop; a
+// limit that may be negative (errgroup's "no limit") is set only when
+// positive.
 //
 // No fix is offered where the rewrite could change what the code does on
 // the success path: a group passed on, stored or used after the wait; the

@@ -636,9 +636,7 @@ func (f *fix) param(s *site, lit ast.Node) (string, bool) {
 
 // report reports the site with the fix.
 func (s *site) report(f *fix, msg, fixMsg string) bool {
-	if e := f.im.edit(); e != nil {
-		f.edits = append(f.edits, *e)
-	}
+	f.edits = append(f.edits, f.im.edits()...)
 	s.pass.Report(analysis.Diagnostic{
 		Pos:     s.create.Pos(),
 		End:     s.wait.End(),

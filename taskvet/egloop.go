@@ -43,11 +43,13 @@ func (s *site) failFast() (failFast, ok bool) {
 	return true, all
 }
 
-// limitText returns the limit for task.ForEach from the argument of
-// SetLimit: a constant as it is (a negative one, errgroup's "no limit",
-// becomes 0), a call known to return at least 1 as it is, anything else
-// as max(n, 0). ok is false for SetLimit(0), which blocks every Go.
-func (s *site) limitText(arg ast.Expr) (string, bool) {
+// limitText returns the limit for task.ForEach or task.Map from the
+// argument of SetLimit: a constant as it is (a negative one, errgroup's "no
+// limit", becomes noLimit), a call known to return at least 1 as it is.
+// ok is false for SetLimit(0), which blocks every Go, and for a limit not
+// known to be positive: errgroup reads a negative one as no limit, the
+// task package panics.
+func (s *site) limitText(arg ast.Expr, noLimit string) (string, bool) {
 	info := s.info()
 	if tv, ok := info.Types[arg]; ok && tv.Value != nil {
 		n, exact := constant.Int64Val(constant.ToInt(tv.Value))
@@ -55,14 +57,27 @@ func (s *site) limitText(arg ast.Expr) (string, bool) {
 		case !exact || n == 0:
 			return "", false
 		case n < 0:
-			return "0", true
+			return noLimit, true
 		}
 		return s.src(arg), true
 	}
 	if positive(info, arg) {
 		return s.src(arg), true
 	}
-	return "max(" + s.src(arg) + ", 0)", true
+	return "", false
+}
+
+// isVarChain reports whether e is a variable or a chain of fields of one:
+// reading it twice gives the same value.
+func isVarChain(info *types.Info, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return varOf(info, e) != nil
+	case *ast.SelectorExpr:
+		sel, ok := info.Selections[e]
+		return ok && sel.Kind() == types.FieldVal && isVarChain(info, e.X)
+	}
+	return false
 }
 
 // positive reports whether e is a call known to return at least 1:
@@ -142,16 +157,6 @@ func (s *site) forEach() bool {
 	if !ok {
 		return false
 	}
-	limit := "0"
-	if s.setLimit != nil {
-		arg := s.setLimit.X.(*ast.CallExpr).Args[0]
-		if limit, ok = s.limitText(arg); !ok || !s.movable(arg, s.waitCall.Pos()) {
-			return false
-		}
-		if strings.HasPrefix(limit, "max(") && !s.goAtLeast("go1.21") {
-			return false
-		}
-	}
 	form, as, ok := s.waitShape()
 	if !ok || as != nil && !s.errorChecks(varOf(info, as.Lhs[0])) {
 		return false
@@ -169,6 +174,13 @@ func (s *site) forEach() bool {
 	f, ok := s.newFix(s.waitCall.Pos())
 	if !ok {
 		return false
+	}
+	limit := f.task + ".NoLimit"
+	if s.setLimit != nil {
+		arg := s.setLimit.X.(*ast.CallExpr).Args[0]
+		if limit, ok = s.limitText(arg, limit); !ok || !s.movable(arg, s.waitCall.Pos()) {
+			return false
+		}
 	}
 	ctxText, ok := f.ctxText(s, ctx)
 	if !ok {
@@ -221,35 +233,6 @@ func (s *site) forEach() bool {
 	return s.report(f,
 		fmt.Sprintf("this loop of %s.Go is task.ForEach: rewrite it to get every error (a *task.CallError) and panics passed to the caller; %s", s.group.Name(), what),
 		"Rewrite to task.ForEach")
-}
-
-// goAtLeast reports whether the file's Go version is at least v.
-func (s *site) goAtLeast(v string) bool {
-	file := s.file()
-	if file == nil {
-		return false
-	}
-	fv := s.info().FileVersions[file]
-	if fv == "" {
-		fv = s.pass.Pkg.GoVersion()
-	}
-	return fv == "" || versionAtLeast(fv, v)
-}
-
-// versionAtLeast compares Go versions of the form go1.N[.M].
-func versionAtLeast(have, want string) bool {
-	minor := func(v string) int {
-		v = strings.TrimPrefix(v, "go1.")
-		n := 0
-		for _, r := range v {
-			if r < '0' || r > '9' {
-				break
-			}
-			n = n*10 + int(r-'0')
-		}
-		return n
-	}
-	return minor(have) >= minor(want)
 }
 
 // scope rewrites any other fan-out to task.Scope: the statements from the
@@ -338,16 +321,18 @@ func (s *site) scope() bool {
 	}
 	if s.setLimit != nil {
 		arg := s.setLimit.X.(*ast.CallExpr).Args[0]
-		limit, ok := s.limitText(arg)
+		limit, ok := s.limitText(arg, "none")
+		tv := info.Types[arg]
 		switch {
-		case !ok:
-			return false
-		case limit == "0":
+		case limit == "none":
 			inner = append(inner, analysis.TextEdit{Pos: s.setLimit.Pos(), End: s.setLimit.End(), NewText: []byte("// no limit: errgroup's SetLimit(" + s.src(arg) + ")")})
-		case strings.HasPrefix(limit, "max(") && varOf(info, arg) != nil:
+		case ok:
+		case tv.Value != nil:
+			return false // SetLimit(0)
+		case isVarChain(info, arg):
 			inner = append(inner, analysis.TextEdit{Pos: s.setLimit.Pos(), End: s.setLimit.End(),
 				NewText: []byte(fmt.Sprintf("if %s > 0 { // errgroup: no limit if negative\n%s.SetLimit(%s)\n}", s.src(arg), s.group.Name(), s.src(arg)))})
-		case strings.HasPrefix(limit, "max("):
+		default:
 			inner = append(inner, analysis.TextEdit{Pos: s.setLimit.Pos(), End: s.setLimit.End(),
 				NewText: []byte(fmt.Sprintf("if limit := %s; limit > 0 { // errgroup: no limit if negative\n%s.SetLimit(limit)\n}", s.src(arg), s.group.Name()))})
 		}

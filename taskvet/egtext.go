@@ -133,27 +133,73 @@ func (im *importer) name(path, want string) (string, bool) {
 	return want, true
 }
 
-// edit returns the edit that adds the imports, or nil.
-func (im *importer) edit() *analysis.TextEdit {
+// edits returns the edits that add the imports: a standard package after
+// the last standard import, another after the last other import, as
+// goimports groups them.
+func (im *importer) edits() []analysis.TextEdit {
 	if len(im.add) == 0 {
 		return nil
 	}
-	var quoted []string
-	for _, p := range im.add {
-		quoted = append(quoted, strconv.Quote(p))
-	}
+	std := func(path string) bool { return !strings.Contains(strings.Split(path, "/")[0], ".") }
+	var gd *ast.GenDecl
 	for _, d := range im.file.Decls {
-		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.IMPORT {
-			if gd.Lparen.IsValid() {
-				last := gd.Specs[len(gd.Specs)-1]
-				return &analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte("\n\t" + strings.Join(quoted, "\n\t"))}
-			}
-			return &analysis.TextEdit{Pos: gd.Pos(), End: gd.End(),
-				NewText: []byte("import (\n\t" + im.s.src(gd.Specs[0]) + "\n\t" + strings.Join(quoted, "\n\t") + "\n)")}
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			gd = g
+			break
 		}
 	}
-	return &analysis.TextEdit{Pos: im.file.Name.End(), End: im.file.Name.End(),
-		NewText: []byte("\n\nimport (\n\t" + strings.Join(quoted, "\n\t") + "\n)")}
+	if gd == nil {
+		var quoted []string
+		for _, p := range im.add {
+			quoted = append(quoted, strconv.Quote(p))
+		}
+		return []analysis.TextEdit{{Pos: im.file.Name.End(), End: im.file.Name.End(),
+			NewText: []byte("\n\nimport (\n\t" + strings.Join(quoted, "\n\t") + "\n)")}}
+	}
+	if !gd.Lparen.IsValid() {
+		var lines []string
+		for _, p := range im.add {
+			lines = append(lines, strconv.Quote(p))
+		}
+		return []analysis.TextEdit{{Pos: gd.Pos(), End: gd.End(),
+			NewText: []byte("import (\n\t" + im.s.src(gd.Specs[0]) + "\n\t" + strings.Join(lines, "\n\t") + "\n)")}}
+	}
+	// The last spec of each kind, and where each new one goes.
+	var lastStd, lastOther ast.Spec
+	for _, spec := range gd.Specs {
+		p, _ := strconv.Unquote(spec.(*ast.ImportSpec).Path.Value)
+		if std(p) {
+			lastStd = spec
+		} else {
+			lastOther = spec
+		}
+	}
+	at := map[token.Pos][]string{}
+	var order []token.Pos
+	for _, p := range im.add {
+		var pos token.Pos
+		text := "\n\t" + strconv.Quote(p)
+		switch {
+		case std(p) && lastStd != nil:
+			pos = lastStd.End()
+		case std(p):
+			pos = gd.Lparen + 1
+		case lastOther != nil:
+			pos = lastOther.End()
+		default:
+			pos = gd.Specs[len(gd.Specs)-1].End()
+			text = "\n" + text // a group of its own
+		}
+		if _, seen := at[pos]; !seen {
+			order = append(order, pos)
+		}
+		at[pos] = append(at[pos], text)
+	}
+	var edits []analysis.TextEdit
+	for _, pos := range order {
+		edits = append(edits, analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(strings.Join(at[pos], ""))})
+	}
+	return edits
 }
 
 // typeString returns t as the file can write it at the importer's

@@ -49,7 +49,7 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 			}
 			// The forms, most specific first: each says whether it
 			// reported the site.
-			_ = s.fixed() || s.forEach() || s.scope()
+			_ = s.fixed() || s.forEach() || s.mapForm() || s.scope()
 		}
 	}
 	return nil, nil

@@ -400,10 +400,10 @@ func inLoop(ctx context.Context) error {
 	return nil
 }
 
-// A loop with SetLimit that stores by index: a Scope.
+// A loop with SetLimit that stores by index: task.Map.
 func loop(ctx context.Context, ids []int) ([]int, error) {
 	counts := make([]int, len(ids))
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Map`
 	g.SetLimit(4)
 	for i, id := range ids {
 		g.Go(func() error {

@@ -47,8 +47,9 @@ func zero(items []string) error {
 	return nil
 }
 
-// Limits: a constant, a call known to be positive, a variable (which
-// errgroup reads as "no limit" when negative).
+// Limits: a constant, a call known to be positive; a variable, which
+// errgroup reads as "no limit" when negative and ForEach rejects, makes a
+// Scope that sets the limit only when positive.
 func limits(ctx context.Context, items []Item, n int) error {
 	g, gctx := errgroup.WithContext(ctx) // want `task.ForEach`
 	g.SetLimit(8)
@@ -66,7 +67,7 @@ func limits(ctx context.Context, items []Item, n int) error {
 	if err := g2.Wait(); err != nil {
 		return err
 	}
-	g3, gctx3 := errgroup.WithContext(ctx) // want `task.ForEach`
+	g3, gctx3 := errgroup.WithContext(ctx) // want `task.Scope`
 	g3.SetLimit(n)
 	for _, it := range items {
 		g3.Go(func() error { return process(gctx3, it) })
@@ -74,16 +75,53 @@ func limits(ctx context.Context, items []Item, n int) error {
 	return g3.Wait()
 }
 
+// Results stored by index into a slice made for them: task.Map.
+func byIndex(ctx context.Context, ids []int) ([]int, error) {
+	out := make([]int, len(ids))
+	g, ctx := errgroup.WithContext(ctx) // want `this loop of g.Go stores each result at its index: it is task.Map, which returns the results: rewrite it to get every error \(a \*task.CallError\) and panics passed to the caller; a failure cancels the calls' context and no call starts after it \(errgroup called the rest with a canceled context\)`
+	g.SetLimit(4)
+	for i, id := range ids {
+		g.Go(func() error {
+			n, err := fetch(ctx, id)
+			if err != nil {
+				return err
+			}
+			out[i] = n
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// An adapter for a call of other arguments; the slice read with the
+// error: Settled.
+func byIndexSettled(ctx context.Context, ids []int, scale int) ([]int, error) {
+	counts := make([]int, len(ids))
+	g, gctx := errgroup.WithContext(ctx) // want `task.Map`
+	for i, id := range ids {
+		g.Go(func() error {
+			var err error
+			counts[i], err = fetch(gctx, id*scale)
+			return err
+		})
+	}
+	err := g.Wait()
+	return counts, err
+}
+
 // Other loops: a Scope whose body is the loop, with g.Go children.
 
-// The index is used: results stored by index.
-func byIndex(ctx context.Context, ids []int) ([]int, error) {
+// The index is used for something else than the store.
+func indexUsed(ctx context.Context, ids []int) ([]int, error) {
 	out := make([]int, len(ids))
 	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: rewrite it to get every error \(a \*task.CallError\) and panics passed to the caller; a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); at the limit, Go queues the child rather than blocking the loop`
 	g.SetLimit(4)
 	for i, id := range ids {
 		g.Go(func() error {
-			n, err := fetch(ctx, id)
+			n, err := fetch(ctx, id+i)
 			if err != nil {
 				return err
 			}

@@ -96,6 +96,8 @@ func MapSeqUnordered[In, Out any](ctx context.Context, inputs iter.Seq[In], limi
 	return nil
 }
 
+const NoLimit = int(^uint(0) >> 1)
+
 type Group struct{ n int }
 
 func (g *Group) SetLimit(n int)                            {}
