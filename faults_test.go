@@ -119,7 +119,8 @@ type expectation struct {
 	canceledAt    []int      // positions whose error is context.Canceled rather than posErr
 	bodyErr       error      // Scope: the failure the body received and returned
 	allReturned   bool       // every function that started has returned when the call ends
-	allStarted    bool       // every function has started when the call ends
+	allStarted    bool       // every function has started when the call ends, but those in unstarted
+	unstarted     []int      // Scope with a limit: the children queued behind a failure, which never start
 	maxRunning    int32      // if not 0: never more children running at once
 	seq           bool       // a sequence: the pairs it yields are checked
 	pairs         []wantPair // what it yields if the loop does not break out
@@ -132,7 +133,9 @@ const noPanic = -2
 
 // needsParentCancel reports whether the scene can end only if the test
 // cancels the caller's ctx: a position waits for cancellation and nothing
-// else will cancel it.
+// else will cancel it. For Scope with a limit, which children start can
+// depend on the schedule (see limitRuns): the test cancels if the call has
+// not ended once every position is released.
 func needsParentCancel(s scene) bool {
 	waits := slices.Contains(s.kinds, kWaitCtx)
 	failing := slices.ContainsFunc(s.kinds, isFailing)
@@ -141,31 +144,11 @@ func needsParentCancel(s scene) bool {
 		// AwaitN and All cancel nothing.
 		return waits
 	case opScopeLimit:
-		return waits && (!failing || scopeLimitStuck(s.kinds))
+		return false
 	}
 	// A failure cancels the others (fail-fast); without one, only the
 	// caller's ctx ends a position that waits for cancellation.
 	return waits && !failing
-}
-
-// scopeLimitStuck reports whether the first failing position of
-// opScopeLimit can never start before the caller's ctx is canceled. Two
-// children run at once; the others wait for a slot in spawn order (see
-// Group.SetLimit) and children 0 and 1 start at once. A position waiting
-// for cancellation keeps its slot until something cancels it, so once two
-// of them hold both slots, the children after them wait, and a failure
-// among those cannot cancel anything.
-func scopeLimitStuck(kinds []kind) bool {
-	waiting := 0
-	for p, k := range kinds {
-		if isFailing(k) {
-			return p >= scopeLimit && waiting >= scopeLimit
-		}
-		if k == kWaitCtx {
-			waiting++
-		}
-	}
-	return false
 }
 
 func model(s scene, parentCanceled bool) []expectation {
@@ -240,22 +223,56 @@ func model(s scene, parentCanceled bool) []expectation {
 // wait raised in the body is the body's panic, raised once. A panic is
 // raised after everything has returned, the first one body first then in
 // spawn order; a Goexit is repeated.
+//
+// With a limit, the children that start are those limitRuns finds, and the
+// body may run one inline: one more than the limit may run at once.
 func modelScope(s scene, parentCanceled bool) []expectation {
-	e := expectation{call: "Scope", arg: "children", firstPanic: noPanic, ctxErr: parentCanceled,
-		allReturned: true, allStarted: true}
 	if s.op == opScopeLimit {
-		e.maxRunning = scopeLimit
+		runs := limitRuns(s)
+		var es []expectation
+		for _, r := range runs {
+			if r.parentCanceled == parentCanceled {
+				es = append(es, scopeExpectation(s, r))
+			}
+		}
+		if len(es) == 0 {
+			// None ends as the call did: show them all.
+			for _, r := range runs {
+				es = append(es, scopeExpectation(s, r))
+			}
+		}
+		return es
 	}
-	received := -1
+	r := limitRun{parentCanceled: parentCanceled, received: -1}
 	for j := range min(s.k, len(s.kinds)) {
 		if !isValue(s.kinds[j]) {
-			received = j
+			r.received = j
 			break
 		}
 	}
-	var rk kind
-	if received >= 0 {
-		rk = s.kinds[received]
+	return []expectation{scopeExpectation(s, r)}
+}
+
+// scopeExpectation is what Scope's doc comment says of a run of its
+// children (see modelScope).
+func scopeExpectation(s scene, r limitRun) expectation {
+	e := expectation{call: "Scope", arg: "children", firstPanic: noPanic, ctxErr: r.parentCanceled,
+		allReturned: true, allStarted: true}
+	if s.op == opScopeLimit {
+		e.maxRunning = scopeLimit
+		if r.inline {
+			e.maxRunning++
+		}
+	}
+	started := func(i int) bool { return r.started == nil || r.started[i] }
+	for i := range s.kinds {
+		if !started(i) {
+			e.unstarted = append(e.unstarted, i)
+		}
+	}
+	received := r.received
+	if received >= 0 && started(received) {
+		rk := s.kinds[received]
 		switch {
 		case rk == kError:
 			e.positions = append(e.positions, -1)
@@ -269,11 +286,11 @@ func modelScope(s scene, parentCanceled bool) []expectation {
 			e.positions = append(e.positions, -1)
 		}
 		// kWaitCtx: the body receives the cancellation, a stop like the
-		// child's own.
+		// child's own; so it does from a child that never started.
 	}
 	for i, k := range s.kinds {
-		if i == received && isFailing(k) {
-			continue // the body's to report
+		if !started(i) || i == received && isFailing(k) {
+			continue // never ran, or the body's to report
 		}
 		switch {
 		case k == kError:
@@ -289,7 +306,232 @@ func modelScope(s scene, parentCanceled bool) []expectation {
 			e.positions = append(e.positions, i)
 		}
 	}
-	return []expectation{e}
+	return e
+}
+
+// A limitRun is one way the children of opScopeLimit can go.
+type limitRun struct {
+	started        []bool // the children that started (nil: all of them)
+	inline         bool   // the body ran a child inline
+	received       int    // the child whose end ended the body's waits, or -1
+	parentCanceled bool   // the call ended only once the caller's ctx was canceled
+}
+
+// limitRuns follows the children of opScopeLimit as Group.SetLimit's doc
+// comment says they go, and returns every way they can go. Two children
+// run at once: children 0 and 1 start, the others wait for a slot, in
+// spawn order; a child that returns hands its slot to the first waiting,
+// on its goroutine. After a failure that cancels the group, no child
+// starts: those waiting complete as canceled. A wait on a child still
+// waiting runs it inline, on the waiting goroutine (here the body's, when
+// k > 0), without a slot. The positions are released in s.order, each once
+// everything has settled; then, if the call has not ended, the caller's
+// ctx is canceled. Where the goroutines race (a slot freed while the body
+// takes a waiting child inline), every interleaving is followed.
+func limitRuns(s scene) []limitRun {
+	n := len(s.kinds)
+	st := limitState{
+		kinds:    s.kinds,
+		k:        min(s.k, n),
+		started:  make([]bool, n),
+		done:     make([]bool, n),
+		released: make([]bool, n),
+		received: -1,
+	}
+	for i := range n {
+		if i < scopeLimit {
+			st.started[i] = true
+			st.slots = append(st.slots, i)
+		} else {
+			st.queue = append(st.queue, i)
+		}
+	}
+	if st.k == 0 {
+		st.body = bodyReturned
+	}
+	states := []limitState{st}
+	for _, i := range s.order {
+		for j := range states {
+			states[j] = states[j].clone()
+			states[j].released[i] = true
+		}
+		states = settle(states)
+	}
+	var runs []limitRun
+	for _, st := range states {
+		canceled := !st.ended()
+		if canceled {
+			st = st.clone()
+			st.ctxDone = true
+			for _, end := range settle([]limitState{st}) {
+				if !end.ended() {
+					panic(fmt.Sprintf("limitRuns: %v does not end: %+v", s, end))
+				}
+				runs = append(runs, end.run(true))
+			}
+			continue
+		}
+		runs = append(runs, st.run(false))
+	}
+	return runs
+}
+
+// bodyReturned is limitState.body once the body has returned.
+const bodyReturned = -1
+
+// A limitState is where the children of opScopeLimit and the body are.
+type limitState struct {
+	kinds    []kind
+	k        int    // the body waits for children 0 to k-1, in turn
+	started  []bool // per child: it has started
+	done     []bool // per child: it has returned, or was canceled before it started
+	released []bool // per child: its gate is open
+	queue    []int  // the children waiting for a slot, in spawn order
+	slots    []int  // per goroutine holding a slot: the child it runs, or -1 once it has returned
+	stopped  bool   // a failure canceled the group: no child starts
+	ctxDone  bool   // the children's context is done
+	body     int    // the child the body waits for, or bodyReturned
+	inline   bool   // the body ran a child inline
+	inBody   bool   // the body runs child body inline now
+	received int    // the child whose end ended the body's waits, or -1
+}
+
+func (st limitState) clone() limitState {
+	st.started = slices.Clone(st.started)
+	st.done = slices.Clone(st.done)
+	st.released = slices.Clone(st.released)
+	st.queue = slices.Clone(st.queue)
+	st.slots = slices.Clone(st.slots)
+	return st
+}
+
+func (st limitState) key() string { return fmt.Sprintf("%+v", st) }
+
+func (st limitState) ended() bool {
+	return st.body == bodyReturned && !slices.Contains(st.done, false)
+}
+
+func (st limitState) run(parentCanceled bool) limitRun {
+	return limitRun{started: st.started, inline: st.inline, received: st.received, parentCanceled: parentCanceled}
+}
+
+// canReturn reports whether child i, running, returns now.
+func (st limitState) canReturn(i int) bool {
+	return st.released[i] && (st.kinds[i] != kWaitCtx || st.ctxDone)
+}
+
+// returns ends child i.
+func (st *limitState) returns(i int) {
+	st.done[i] = true
+	if isFailing(st.kinds[i]) {
+		st.fail()
+	}
+}
+
+// fail cancels the group.
+func (st *limitState) fail() {
+	st.stopped, st.ctxDone = true, true
+}
+
+// cancelQueue completes the waiting children as canceled.
+func (st *limitState) cancelQueue() {
+	for _, q := range st.queue {
+		st.done[q] = true
+	}
+	st.queue = nil
+}
+
+// steps returns the states one step of one goroutine leads to.
+func (st limitState) steps() []limitState {
+	var next []limitState
+	for g, c := range st.slots {
+		switch {
+		case c >= 0 && st.canReturn(c):
+			// The child returns and frees its slot, then its task
+			// completes; after a failure the group cancels the waiting.
+			x := st.clone()
+			x.returns(c)
+			if x.stopped {
+				x.cancelQueue()
+			}
+			x.slots[g] = -1
+			next = append(next, x)
+		case c == -1:
+			// The goroutine takes the first waiting child, if any.
+			x := st.clone()
+			if x.stopped || len(x.queue) == 0 {
+				x.cancelQueue()
+				x.slots = slices.Delete(x.slots, g, g+1)
+			} else {
+				x.slots[g] = x.queue[0]
+				x.started[x.queue[0]] = true
+				x.queue = x.queue[1:]
+			}
+			next = append(next, x)
+		}
+	}
+	if j := st.body; j != bodyReturned {
+		x := st.clone()
+		switch {
+		case st.inBody:
+			if !st.canReturn(j) {
+				break
+			}
+			x.returns(j)
+			x.inBody = false
+			next = append(next, x)
+		case j >= st.k:
+			x.body = bodyReturned
+			next = append(next, x)
+		case st.done[j] && st.started[j] && isValue(st.kinds[j]):
+			x.body++
+			next = append(next, x)
+		case st.done[j]:
+			// The body returns what it received: a failure of its own
+			// unless it is a cancellation.
+			x.body, x.received = bodyReturned, j
+			if st.started[j] && isFailing(st.kinds[j]) {
+				x.fail()
+			}
+			next = append(next, x)
+		case slices.Contains(st.queue, j):
+			// Wait runs the waiting child inline, or cancels it.
+			x.queue = slices.DeleteFunc(x.queue, func(q int) bool { return q == j })
+			if st.stopped {
+				x.done[j] = true
+			} else {
+				x.started[j], x.inline, x.inBody = true, true, true
+			}
+			next = append(next, x)
+		}
+	}
+	return next
+}
+
+// settle follows every interleaving of the goroutines' steps from states
+// until none can take a step, and returns the states reached, each once.
+func settle(states []limitState) []limitState {
+	seen := map[string]bool{}
+	var out []limitState
+	var visit func(st limitState)
+	visit = func(st limitState) {
+		k := st.key()
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		next := st.steps()
+		if len(next) == 0 {
+			out = append(out, st)
+		}
+		for _, x := range next {
+			visit(x)
+		}
+	}
+	for _, st := range states {
+		visit(st)
+	}
+	return out
 }
 
 // modelMapSeq is what MapSeq's doc comment says of a loop over the
@@ -444,8 +686,8 @@ func (e expectation) check(name string, n int, got observed) error {
 	switch {
 	case e.allReturned && len(got.unreturned) > 0:
 		return fmt.Errorf("%s: positions %v had not returned when the call ended", name, got.unreturned)
-	case e.allStarted && len(got.unstarted) > 0:
-		return fmt.Errorf("%s: positions %v had not started when the call ended", name, got.unstarted)
+	case e.allStarted && !slices.Equal(got.unstarted, e.unstarted):
+		return fmt.Errorf("%s: positions %v had not started when the call ended; want %v", name, got.unstarted, e.unstarted)
 	case e.maxRunning > 0 && got.peak > e.maxRunning:
 		return fmt.Errorf("%s: %d children ran at once; the limit is %d", name, got.peak, e.maxRunning)
 	case len(got.badTasks) > 0:
@@ -694,6 +936,14 @@ func scenario(t *testing.T, s scene) (observed, bool) {
 			<-sl[i].returned
 		}
 	}
+	if s.op == opScopeLimit {
+		synctest.Wait()
+		select {
+		case <-done:
+		default:
+			parentCanceled = true // see needsParentCancel
+		}
+	}
 	if parentCanceled {
 		synctest.Wait()
 		cancel(errTestCause)
@@ -792,9 +1042,16 @@ func callScope(ctx context.Context, s scene, sl []*slot, got *observed) {
 	if r != 0 {
 		got.badTasks = append(got.badTasks, fmt.Sprintf("Scope returned %d; want the body's 0", r))
 	}
-	// Every child's task holds what its function returned.
+	// Every child's task holds what its function returned, or, if it never
+	// started, its cancellation.
 	vals := make([]any, n)
 	for i, tk := range tasks {
+		if sl[i].calls.Load() == 0 {
+			if v, err, ok := tk.TryWait(); !ok || v != 0 || !errors.Is(err, context.Canceled) {
+				got.badTasks = append(got.badTasks, fmt.Sprintf("children[%d] never started and holds %v, %v, %v; want its cancellation", i, v, err, ok))
+			}
+			continue
+		}
 		if !isValue(s.kinds[i]) {
 			continue
 		}
