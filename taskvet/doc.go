@@ -101,15 +101,19 @@
 // what else changes.
 //
 // After a failure, errgroup still calls every function passed to Go, with
-// a canceled context; ForEach and Scope start no call after a failure. The
-// difference shows only in a function that does something before it looks
-// at its context, so the loop forms are fail-fast only when every child
-// passes the derived context on, and use task.KeepGoing (every call runs,
-// nothing is canceled: exact) for a zero Group or children that ignore the
-// derived context; children that are mixed get no fix. With SetLimit, a
-// task.Group queues a child at the limit instead of blocking the loop; a
-// limit that may be negative (errgroup's "no limit") is set only when
-// positive.
+// a canceled context; Map, ForEach and Scope start no call after a failure.
+// Not starting a function is the same as calling it only if, given a
+// canceled context, it would have done nothing but return an error. So
+// these forms are fail-fast only when every child begins with a call that
+// gets the derived context and returns if that call fails (return f(ctx,
+// x), or v, err := f(ctx, x) then if err != nil { return err }), and use
+// task.KeepGoing (every call runs, nothing is canceled: exact) for a zero
+// Group or children that do not mention the derived context. Any other
+// child, such as one that first defers close(ch) for a reader that waits
+// on the channel, gets no fix. The fixed fan-outs (RunN, Do) call every
+// function, as errgroup does. With SetLimit, a task.Group queues a child at
+// the limit instead of blocking the loop; a limit that may be negative
+// (errgroup's "no limit") is set only when positive.
 //
 // No fix is offered where the rewrite could change what the code does on
 // the success path: a group passed on, stored or used after the wait; the

@@ -11,25 +11,26 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// failFast decides between fail-fast and task.KeepGoing for the loop forms,
-// where errgroup and the task package differ after a failure: errgroup
-// still calls every function passed to Go (with a canceled context), the
-// task package starts none that had not started. The difference is seen
-// only by a function that does something before it looks at its context,
-// so:
+// failFast decides between fail-fast and task.KeepGoing for the loop forms
+// and Scope, where errgroup and the task package differ after a failure:
+// errgroup still calls every function passed to Go (with a canceled
+// context), the task package starts none that had not started. Not
+// starting a function is the same as calling it only if the function would
+// have done nothing with a canceled context, so:
 //
 //   - a zero Group, or children that do not mention the derived context:
 //     KeepGoing, which is exact (every child runs, nothing is canceled);
-//   - children that all pass the derived context on: fail-fast, the
-//     children not started would have been handed a canceled context;
-//   - some do, some do not: no fix.
+//   - children that all begin with a call that gets the derived context
+//     and return if it fails (ctxFirst): fail-fast;
+//   - anything else, such as a child that first defers close(ch), which a
+//     reader of the channel waits for: no fix.
 //
 // ok is false in the last case.
 func (s *site) failFast() (failFast, ok bool) {
 	if s.zero || s.gctx == nil {
 		return false, true
 	}
-	anyUse, all := s.usesDerived()
+	anyUse, _ := s.usesDerived()
 	if !anyUse {
 		// The derived context is not the children's: the rest of the
 		// code must not rely on its cancellation either.
@@ -40,7 +41,146 @@ func (s *site) failFast() (failFast, ok bool) {
 		}
 		return false, true
 	}
-	return true, all
+	for _, call := range s.goCalls {
+		if !s.ctxFirst(call.Args[0]) {
+			return false, false
+		}
+	}
+	return true, true
+}
+
+// ctxFirst reports whether the function fn, given a canceled derived
+// context, would do nothing but return an error: its first statement that
+// does anything calls a function with the derived context before any other
+// call, and returns if that fails.
+//
+//	return f(ctx, x)
+//	if err := f(ctx, x); err != nil { return err }
+//	v, err := f(ctx, x); if err != nil { return err }
+//	v, err = f(ctx, x); return err
+func (s *site) ctxFirst(fn ast.Expr) bool {
+	info := s.info()
+	lit, ok := ast.Unparen(fn).(*ast.FuncLit)
+	if !ok {
+		return false
+	}
+	body := lit.Body.List
+	for k, st := range body {
+		switch st := st.(type) {
+		case *ast.DeclStmt:
+			if pureDecl(st) {
+				continue
+			}
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE && pureExprs(info, st.Rhs) {
+				continue // copies, literals
+			}
+			if !s.callsCtxFirst(st) {
+				return false
+			}
+			// v, err := f(ctx); if err != nil { return ... }
+			if k+1 >= len(body) || len(st.Lhs) == 0 {
+				return false
+			}
+			err := varOf(info, st.Lhs[len(st.Lhs)-1])
+			if err == nil || !isError(err.Type()) {
+				return false
+			}
+			switch next := body[k+1].(type) {
+			case *ast.IfStmt:
+				return next.Init == nil && isNotNil(info, next.Cond, err) && terminates(next.Body)
+			case *ast.ReturnStmt:
+				// return err, or a naked return of the named err
+				return len(next.Results) == 0 && namedErrResult(lit) == err.Name() ||
+					len(next.Results) == 1 && varOf(info, next.Results[0]) == err
+			}
+			return false
+		case *ast.ReturnStmt:
+			return s.callsCtxFirst(st)
+		case *ast.IfStmt:
+			as, ok := st.Init.(*ast.AssignStmt)
+			if !ok || !s.callsCtxFirst(as) || len(as.Lhs) == 0 {
+				return false
+			}
+			return isNotNil(info, st.Cond, varOf(info, as.Lhs[len(as.Lhs)-1])) && terminates(st.Body)
+		}
+		return false
+	}
+	return false
+}
+
+// callsCtxFirst reports whether the first call that n makes (outside
+// function literals) gets the derived context as an argument.
+func (s *site) callsCtxFirst(n ast.Node) bool {
+	info := s.info()
+	var calls []*ast.CallExpr
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if tv, ok := info.Types[m.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+				return true // a conversion, len, ...
+			}
+			calls = append(calls, m)
+		}
+		return true
+	})
+	var first *ast.CallExpr
+	for _, c := range calls {
+		withCtx := false
+		for _, a := range c.Args {
+			withCtx = withCtx || varOf(info, a) == s.gctx
+		}
+		if withCtx {
+			first = c
+			break
+		}
+	}
+	if first == nil {
+		return false
+	}
+	// Calls that enclose it run after it; any other must come after it
+	// in the source, as Go evaluates calls left to right.
+	for _, c := range calls {
+		if c != first && !within(first, c) && c.Pos() < first.End() {
+			return false
+		}
+	}
+	return true
+}
+
+// pureDecl reports whether ds declares variables without values.
+func pureDecl(ds *ast.DeclStmt) bool {
+	gd := ds.Decl.(*ast.GenDecl)
+	if gd.Tok != token.VAR {
+		return false
+	}
+	for _, spec := range gd.Specs {
+		if vs := spec.(*ast.ValueSpec); len(vs.Values) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// pureExprs reports whether evaluating the expressions has no effect:
+// names, literals, fields, composite literals of such.
+func pureExprs(info *types.Info, es []ast.Expr) bool {
+	ok := true
+	for _, e := range es {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Ident, *ast.BasicLit, *ast.SelectorExpr, *ast.CompositeLit, *ast.KeyValueExpr, *ast.ParenExpr, nil:
+			case *ast.UnaryExpr:
+				ok = ok && n.Op != token.ARROW
+			default:
+				ok = false
+			}
+			return ok
+		})
+	}
+	return ok
 }
 
 // limitText returns the limit for task.ForEach or task.Map from the

@@ -147,10 +147,13 @@ func other(ctx context.Context, m map[string]Item, n, limit int) error {
 			continue
 		}
 		g.Go(func() error {
+			if err := process(ctx, it); err != nil {
+				return err
+			}
 			mu.Lock()
 			seen++
 			mu.Unlock()
-			return process(ctx, it)
+			return nil
 		})
 	}
 	for i := 0; i < n; i++ {
@@ -168,10 +171,13 @@ func tree(ctx context.Context, root *Node) error {
 	var walk func(n *Node)
 	walk = func(n *Node) {
 		g.Go(func() error {
+			if err := process(ctx, Item{}); err != nil {
+				return err
+			}
 			for _, c := range n.Children {
 				walk(c)
 			}
-			return process(ctx, Item{})
+			return nil
 		})
 	}
 	walk(root)
@@ -230,6 +236,48 @@ func mixed(ctx context.Context, items []Item, names []string) error {
 	}
 	for _, name := range names {
 		g.Go(func() error { return remove(name) })
+	}
+	return g.Wait()
+}
+
+// A child that first defers close(ch), which the loop waits for: errgroup
+// runs it after a failure, a fail-fast group would not, and the loop would
+// wait forever. Nor may it become KeepGoing, as the children pass the
+// derived context on.
+func pipelined(ctx context.Context, names []string) error {
+	g, ctx := errgroup.WithContext(ctx)
+	var futures []chan int
+	for range names {
+		ch := make(chan int, 1)
+		futures = append(futures, ch)
+		g.Go(func() error {
+			defer close(ch)
+			n, err := fetch(ctx, 1)
+			if err != nil {
+				return err
+			}
+			ch <- n
+			return nil
+		})
+	}
+	for _, ch := range futures {
+		fmt.Println(<-ch)
+	}
+	return g.Wait()
+}
+
+// A child with an effect before it looks at its context.
+func effectFirst(ctx context.Context, items []Item) error {
+	var mu sync.Mutex
+	seen := 0
+	g, ctx := errgroup.WithContext(ctx)
+	for _, it := range items {
+		g.Go(func() error {
+			mu.Lock()
+			seen++
+			mu.Unlock()
+			return process(ctx, it)
+		})
 	}
 	return g.Wait()
 }
