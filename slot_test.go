@@ -2,10 +2,14 @@ package task
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -37,6 +41,82 @@ type posErr struct{ i int }
 
 func (e posErr) Error() string { return "failure " + strconv.Itoa(e.i) }
 
+// listFailure, mapFailure and funcFailure are errors whose dynamic types
+// are not comparable: a slice, and structs with a map and a func field.
+// Comparing two of the same type with == panics, and so does a map lookup
+// with one as the key ("hash of unhashable type"), so the package must do
+// neither; and errors.Is finds them only through an Is method, which they
+// do not have (see reaches).
+type (
+	listFailure []string
+	mapFailure  struct{ m map[string]int }
+	funcFailure struct {
+		i     int
+		retry func() error
+	}
+)
+
+func (e listFailure) Error() string { return strings.Join(e, " ") }
+func (e mapFailure) Error() string  { return "failure " + strconv.Itoa(e.m["failure"]) + " (map)" }
+func (e funcFailure) Error() string { return "failure " + strconv.Itoa(e.i) + " (func)" }
+
+// failure is the error position i fails with when it does k: posErr{i} for
+// kError, an uncomparable error for kErrSlice, kErrMap and kErrFunc.
+func failure(k kind, i int) error {
+	switch k {
+	case kErrSlice:
+		return listFailure{"failure", strconv.Itoa(i), "(slice)"}
+	case kErrMap:
+		return mapFailure{map[string]int{"failure": i}}
+	case kErrFunc:
+		return funcFailure{i, func() error { return nil }}
+	}
+	return posErr{i}
+}
+
+// sameFailure reports whether err is the failure of the same kind and
+// position as target, without comparing them with ==.
+func sameFailure(err, target error) bool {
+	switch t := target.(type) {
+	case listFailure:
+		e, ok := err.(listFailure)
+		return ok && slices.Equal(e, t)
+	case mapFailure:
+		e, ok := err.(mapFailure)
+		return ok && maps.Equal(e.m, t.m)
+	case funcFailure:
+		e, ok := err.(funcFailure)
+		return ok && e.i == t.i
+	}
+	return err == target
+}
+
+// reaches is errors.Is(err, target) for a target that may be a failure
+// that errors.Is cannot find, one that is not comparable: it walks the tree
+// of err and matches with sameFailure.
+func reaches(err, target error) bool {
+	if reflect.TypeOf(target).Comparable() {
+		return errors.Is(err, target)
+	}
+	if err == nil {
+		return false
+	}
+	if sameFailure(err, target) {
+		return true
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return reaches(u.Unwrap(), target)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if reaches(e, target) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // kind is what a slot's function or task does.
 type kind int
 
@@ -53,9 +133,12 @@ const (
 	kSource                // a task completed by the test through slot.complete (await only)
 	kWaitCause             // waits for ctx.Done, returns val(i), context.Cause(ctx)
 	kSlow                  // the fault model's late value: kValue behind a gate
+	kErrSlice              // returns val(i) and failure(kErrSlice, i), a listFailure
+	kErrMap                // returns val(i) and failure(kErrMap, i), a mapFailure
+	kErrFunc               // returns val(i) and failure(kErrFunc, i), a funcFailure
 )
 
-var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source", "waitCause", "slow"}
+var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source", "waitCause", "slow", "errSlice", "errMap", "errFunc"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -97,6 +180,8 @@ func fnFor[T any](s *slot) func(context.Context) (T, error) {
 		switch s.kind {
 		case kError:
 			return val[T](s.i), posErr{s.i}
+		case kErrSlice, kErrMap, kErrFunc:
+			return val[T](s.i), failure(s.kind, s.i)
 		case kPanic:
 			panic("boom " + strconv.Itoa(s.i))
 		case kPanicErr:
