@@ -33,6 +33,10 @@ type call struct {
 	cancel context.CancelCauseFunc
 	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns
 
+	gr     *graceful       // with Grace: the grace period
+	halted atomic.Bool     // the call stopped taking new work
+	outer  <-chan struct{} // Map, Scope, MapSeq: the Stopping of the call it is nested in, if any
+
 	end func(error) // the probes' end of the call, when probes are installed
 	st  starter     // runs the functions by position, in the goroutines startN and startAt start
 }
@@ -63,6 +67,9 @@ func (c *call) begin() {
 
 // callEnd tells the probes, if any, that the call returns with err.
 func (c *call) callEnd(err error) {
+	if c.gr != nil {
+		c.releaseGrace()
+	}
 	if c.end != nil {
 		end := c.end
 		c.end = nil
@@ -134,13 +141,16 @@ func (c *call) initKind(parent context.Context, o Option, outs []outcome, kind c
 	c.init(parent, o, outs, st)
 	c.kind = kind
 	c.begin()
+	if d := o.grace(); d > 0 {
+		c.startGrace(d)
+	}
 }
 
 // ctx is the context the functions get: the call itself, or with
 // KeepGoing the caller's ctx. MapSeq's calls always get the call, so that
 // breaking out of the loop can cancel them.
 func (c *call) ctx() context.Context {
-	if c.opts&KeepGoing != 0 && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
+	if c.opts&KeepGoing != 0 && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
 		return c.parent
 	}
 	return c
@@ -290,8 +300,14 @@ func (c *call) childCtx() context.Context {
 	return c.child
 }
 
-// Deadline is the parent's deadline.
-func (c *call) Deadline() (time.Time, bool) { return c.parent.Deadline() }
+// Deadline is the parent's deadline, plus the grace period if any.
+func (c *call) Deadline() (time.Time, bool) {
+	d, ok := c.parent.Deadline()
+	if ok && c.gr != nil {
+		d = d.Add(c.gr.d)
+	}
+	return d, ok
+}
 
 // Done returns the child context's Done channel.
 func (c *call) Done() <-chan struct{} { return c.childCtx().Done() }
@@ -299,6 +315,11 @@ func (c *call) Done() <-chan struct{} { return c.childCtx().Done() }
 // Err is the child context's error. Until a function has failed it is the
 // parent's, and no child is made for it.
 func (c *call) Err() error {
+	if c.gr != nil && c.gr.cut.Load() {
+		// The grace period ended: the functions were stopped by the
+		// caller's ctx, as without one.
+		return c.parent.Err()
+	}
 	if c.ready.Load() || c.failed.Load() {
 		return c.childCtx().Err()
 	}

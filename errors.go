@@ -58,6 +58,14 @@ type CallError struct {
 	// sibling's failure, or RunFirstOK's losers), with what they returned.
 	// They are not failures, and the message leaves them out.
 	Canceled []*PositionError
+
+	// NotStarted counts the inputs (Map, ForEach) or children (Scope) that
+	// never started because the call stopped taking new work: the
+	// caller's ctx was done (see [Grace]), [Group.Stop] was called, or a
+	// call it is nested in stopped. A sequence's inputs not pulled are not
+	// counted. The inputs a failure left are not counted either: fail-fast
+	// starts no call after a failure, and says so by the failure.
+	NotStarted int
 }
 
 // maxUnfinishedLines bounds the lines of a CallError's message that list
@@ -65,31 +73,36 @@ type CallError struct {
 const maxUnfinishedLines = 8
 
 // Error returns one line per failure, then, when the caller's ctx ended the
-// call, one line with the context's error and one per unfinished position.
+// call, one line with the context's error and one per unfinished position
+// (at most 8, then a count), then one line that counts the inputs or
+// children not started, if any.
 func (e *CallError) Error() string {
 	var b strings.Builder
-	for i, f := range e.Failures {
-		if i > 0 {
+	line := func(s string) {
+		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(f.Error())
+		b.WriteString(s)
 	}
-	if e.Ctx == nil {
-		return b.String()
+	for _, f := range e.Failures {
+		line(f.Error())
 	}
-	if b.Len() > 0 {
-		b.WriteByte('\n')
-	}
-	b.WriteString("task: " + e.Call + ": " + e.Ctx.Error())
-	for i, u := range e.Unfinished {
-		if i == maxUnfinishedLines {
-			b.WriteString("\ntask: " + e.Call + ": " + strconv.Itoa(len(e.Unfinished)-i) + " more had not finished")
-			break
+	if e.Ctx != nil {
+		line("task: " + e.Call + ": " + e.Ctx.Error())
+		for i, u := range e.Unfinished {
+			if i == maxUnfinishedLines {
+				line("task: " + e.Call + ": " + strconv.Itoa(len(e.Unfinished)-i) + " more had not finished")
+				break
+			}
+			s := "task: " + e.Call + ": " + u.Arg + " had not finished"
+			if u.Err != nil {
+				s += ": " + u.Err.Error()
+			}
+			line(s)
 		}
-		b.WriteString("\ntask: " + e.Call + ": " + u.Arg + " had not finished")
-		if u.Err != nil {
-			b.WriteString(": " + u.Err.Error())
-		}
+	}
+	if e.NotStarted > 0 {
+		line("task: " + e.Call + ": " + strconv.Itoa(e.NotStarted) + " not started: the call stopped taking new work")
 	}
 	return b.String()
 }

@@ -89,5 +89,7 @@ func (c *funcChild) task() *core { return nil }
 func (c *funcChild) start(g *Group, slot bool) { g.callFunc(c.fn, c.index, slot) }
 
 func (c *funcChild) cancel(g *Group, err error) {
-	g.addEndedFunc(c.index, outcome{state: failed, err: err, stop: stopCall})
+	if g != nil {
+		g.addEndedFunc(c.index, outcome{state: failed, err: err, stop: stopCall})
+	}
 }

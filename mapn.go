@@ -60,6 +60,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 	}
 	s := &mapping[In, Out]{in: inputs, fn: fn, out: out}
 	s.initKind(ctx, o, nil, kind, s)
+	s.watchOuter()
 	workers := min(limit, len(inputs))
 	s.wg.Add(workers)
 	s.startN(workers)
@@ -69,9 +70,10 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 		s.add(&f, e.i, e.o)
 	}
 	err := f.err(s.parent)
-	if err == nil && int(s.next.Load()) < len(inputs) {
-		// No failure, yet inputs were left: ctx ended the call first.
-		err = &CallError{Call: f.e.Call, Ctx: contextError(ctx)}
+	failFast := s.opts&KeepGoing == 0 && len(f.e.Failures) > 0
+	if taken := int(s.next.Load()); taken < len(inputs) && !failFast {
+		// Inputs were left, and not by a failure: the call stopped.
+		err = s.notStarted(err, len(inputs)-taken)
 	}
 	s.callEnd(err)
 	f.raise()
@@ -116,20 +118,17 @@ func (s *mapping[In, Out]) goroutine(int) { s.work() }
 func (s *mapping[In, Out]) work() {
 	exiting := true
 	defer func() { s.workerDone(exiting) }()
-	done := s.parent.Done()
+	done, outer := s.parent.Done(), s.outer
+	// Without KeepGoing, a failure stops the call; with Grace, so does
+	// the stop; without either, nothing stops it but the end of inputs.
+	stops := s.opts&KeepGoing == 0 || s.gr != nil
 	for {
-		if s.opts&KeepGoing == 0 {
-			if s.failed.Load() {
-				break
-			}
-			if done != nil {
-				select {
-				case <-done:
-					exiting = false
-					return
-				default:
-				}
-			}
+		if s.opts&KeepGoing == 0 && s.failed.Load() {
+			break
+		}
+		if stops && (s.halted.Load() || closedChan(done) || closedChan(outer)) {
+			exiting = false
+			return
 		}
 		i := int(s.next.Add(1) - 1)
 		if i >= len(s.in) {

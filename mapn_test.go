@@ -185,7 +185,8 @@ func TestMapStoppedByCtx(t *testing.T) {
 		}
 		return i, nil
 	})
-	if calls != 3 || out != nil || !errors.Is(err, context.Canceled) || err.Error() != "task: Map: context canceled" {
-		t.Errorf("Map = %v, %v after %d calls; want nil, task: Map: context canceled, after 3", out, err, calls)
+	const want = "task: Map: context canceled\ntask: Map: 3 not started: the call stopped taking new work"
+	if calls != 3 || out != nil || !errors.Is(err, context.Canceled) || err.Error() != want {
+		t.Errorf("Map = %v, %q after %d calls; want nil, %q, after 3", out, err, calls, want)
 	}
 }

@@ -99,6 +99,7 @@ func newStream[In, Out any](ctx context.Context, kind callKind, limit int, fn fu
 		slots: make([]seqSlot[In, Out], window), work: make(chan int, window),
 		done: make(chan int, window), yield: yield}
 	s.c.initKind(ctx, o, nil, kind, s)
+	s.c.watchOuter()
 	s.f = s.c.report()
 	return s
 }
@@ -152,7 +153,6 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		}
 	}
 	ctxEnded := false
-	done := s.c.parent.Done()
 	for in := range inputs {
 		for !s.canStart() {
 			s.receive()
@@ -160,15 +160,9 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		if s.broke || (!s.keepGoing && (s.fatal || s.c.failed.Load())) {
 			break
 		}
-		if done != nil {
-			select {
-			case <-done:
-				ctxEnded = true
-			default:
-			}
-			if ctxEnded {
-				break
-			}
+		if s.c.stopping() {
+			ctxEnded = true
+			break
 		}
 		s.start(in)
 	}
@@ -181,7 +175,7 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 			return
 		}
 		var zero Out
-		s.emit(zero, &CallError{Call: s.f.e.Call, Ctx: contextError(s.c.parent)})
+		s.emit(zero, &CallError{Call: s.f.e.Call, Ctx: s.c.stopError()})
 	}
 }
 
@@ -339,7 +333,7 @@ func (s *stream[In, Out]) close() {
 		if err == nil {
 			err = &CallError{Call: s.f.e.Call}
 		}
-		err.(*CallError).Ctx = contextError(s.c.parent)
+		err.(*CallError).Ctx = s.c.stopError()
 	}
 	s.err = err
 	s.c.callEnd(err)

@@ -1,21 +1,25 @@
 package task
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
 
-// An Option changes how an AwaitN or RunN call behaves: the counterpart of
-// .NET's ConfigureAwait. Options are passed last, as in
+// An Option changes how a call behaves: the counterpart of .NET's
+// ConfigureAwait. Options are passed last, as in
 //
 //	task.Run2(ctx, f1, f2, task.KeepGoing, task.Settled)
 //
-// They are small integers in a variadic slice that does not escape, so
-// passing them costs no allocation. With no options, RunN fails fast and
-// every call returns zero values with a non-nil error.
-type Option uint8
+// They are integers in a variadic slice that does not escape, so passing
+// them costs no allocation, and they combine with |. With no options, a
+// call fails fast and returns zero values with a non-nil error.
+type Option uint64
 
 const (
-	// KeepGoing: RunN does not cancel the other functions when one fails;
-	// each function gets the caller's ctx itself, and every error is
-	// reported. It has no effect on AwaitN, which never cancels anything.
+	// KeepGoing: a failure does not cancel the other functions; each
+	// function gets the caller's ctx itself (with [Grace], a context that
+	// outlives it for the grace period), and every error is reported. It
+	// has no effect on AwaitN, which never cancels anything.
 	KeepGoing Option = 1 << iota
 
 	// Settled: AwaitN and RunN return every value that was produced along
@@ -25,39 +29,70 @@ const (
 	Settled
 )
 
+// graceShift is where the grace period of Grace starts in an Option: the
+// bits below it are flags, the bits above a duration in nanoseconds.
+const graceShift = 8
+
+// maxGrace is the longest grace period an Option holds, about two years.
+const maxGrace = time.Duration(1<<(64-graceShift) - 1)
+
+// Grace gives the functions of a call a grace period when the caller's ctx
+// is done: the call stops taking new work at once, and the functions
+// running keep a live context for up to d before it is canceled. It is
+// accepted by RunN, Map, ForEach, MapSeq, MapSeqUnordered, ForEachSeq and
+// Scope; see "Shutting down" in the package documentation. Pass it once: of
+// several, the last counts. Grace panics if d is not positive or longer
+// than about two years.
+func Grace(d time.Duration) Option {
+	if d <= 0 || d > maxGrace {
+		panic("task: Grace: d is " + d.String() + "; want more than 0")
+	}
+	return Option(d) << graceShift
+}
+
+// grace is the grace period of o, or 0.
+func (o Option) grace() time.Duration { return time.Duration(o >> graceShift) }
+
 // String returns the option's name, or the names of a set of options
-// joined with "|", as in "KeepGoing|Settled". Bits that name no option
-// print as a number: "Option(0x80)".
+// joined with "|", as in "KeepGoing|Settled|Grace(5s)". Bits that name no
+// option print as a number: "Option(0x80)".
 func (o Option) String() string {
 	if o == 0 {
 		return "Option(0)"
 	}
 	var s string
+	add := func(name string) {
+		if s != "" {
+			s += "|"
+		}
+		s += name
+	}
 	for _, x := range [...]struct {
 		o    Option
 		name string
 	}{{KeepGoing, "KeepGoing"}, {Settled, "Settled"}} {
 		if o&x.o != 0 {
-			if s != "" {
-				s += "|"
-			}
-			s += x.name
+			add(x.name)
 			o &^= x.o
 		}
 	}
-	if o != 0 {
-		if s != "" {
-			s += "|"
-		}
-		s += "Option(0x" + strconv.FormatUint(uint64(o), 16) + ")"
+	if rest := o & (1<<graceShift - 1); rest != 0 {
+		add("Option(0x" + strconv.FormatUint(uint64(rest), 16) + ")")
+	}
+	if d := o.grace(); d > 0 {
+		add("Grace(" + d.String() + ")")
 	}
 	return s
 }
 
-// options folds a list of options into one set.
+// options folds a list of options into one set: the flags of all, the
+// grace period of the last that has one.
 func options(opts []Option) Option {
 	var o Option
 	for _, x := range opts {
+		if x.grace() > 0 {
+			o &= 1<<graceShift - 1
+		}
 		o |= x
 	}
 	return o

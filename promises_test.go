@@ -136,25 +136,25 @@ func TestScopeQueuedAfterFailure(t *testing.T) {
 // countGoroutines counts the goroutines of the process.
 func countGoroutines() int { return runtime.NumGoroutine() }
 
-// listErr is an error whose dynamic type cannot be compared: a slice.
-type listErr []string
+// sliceErr is an error whose dynamic type cannot be compared: a slice.
+type sliceErr []string
 
-func (e listErr) Error() string { return strings.Join(e, "; ") }
+func (e sliceErr) Error() string { return strings.Join(e, "; ") }
 
-// mapErr and funcErr hold a map and a func.
-type mapErr struct{ m map[string]int }
+// mapFieldErr and funcFieldErr hold a map and a func.
+type mapFieldErr struct{ m map[string]int }
 
-func (e mapErr) Error() string { return fmt.Sprint("map error ", len(e.m)) }
+func (e mapFieldErr) Error() string { return fmt.Sprint("map error ", len(e.m)) }
 
-type funcErr struct{ f func() }
+type funcFieldErr struct{ f func() }
 
-func (e funcErr) Error() string { return "func error" }
+func (e funcFieldErr) Error() string { return "func error" }
 
 // TestUncomparableErrors: no error value a function returns makes the
 // library panic, also when the body of a Scope fails too and passes some
 // of them on.
 func TestUncomparableErrors(t *testing.T) {
-	errs := []error{listErr{"a", "b"}, mapErr{map[string]int{"x": 1}}, funcErr{func() {}}}
+	errs := []error{sliceErr{"a", "b"}, mapFieldErr{map[string]int{"x": 1}}, funcFieldErr{func() {}}}
 	for _, e := range errs {
 		t.Run(fmt.Sprintf("%T", e), func(t *testing.T) {
 			_, err := Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {

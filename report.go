@@ -149,6 +149,21 @@ func (f *report) raise() {
 	}
 }
 
+// notStarted adds to err, nil or a *CallError, that n inputs or children
+// never started because the call stopped taking new work; and, if the
+// caller's ctx is done, its error.
+func (c *call) notStarted(err error, n int) error {
+	ce, _ := err.(*CallError)
+	if ce == nil {
+		ce = &CallError{Call: c.report().e.Call}
+	}
+	ce.NotStarted += n
+	if ce.Ctx == nil && c.parent.Err() != nil {
+		ce.Ctx = contextError(c.parent)
+	}
+	return ce
+}
+
 // raiseOverGoexit raises the first panic, if any, for a caller whose
 // goroutine is unwinding from a runtime.Goexit of the last function of
 // RunN or of a Scope's body: a panic outranks a Goexit (and a deferred

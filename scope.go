@@ -59,6 +59,7 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	g := &Group{done: make(chan struct{})}
 	g.live.Store(1) // the body
 	g.c.initKind(ctx, options(opts), nil, kindScope, nil)
+	g.c.watchOuter()
 	var r R
 	returned := false
 	defer func() {
@@ -92,10 +93,11 @@ type Group struct {
 	c    call    // the context, fail-fast and the outcome rules, as for RunN
 	body outcome // the body's; written by Scope's goroutine
 
-	live  atomic.Int64  // the body, while it runs, plus the children not yet returned
-	count atomic.Int64  // children spawned so far: the next one's index
-	limit atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
-	done  chan struct{} // closed when live drops to 0
+	live       atomic.Int64  // the body, while it runs, plus the children not yet returned
+	notStarted atomic.Int64  // children refused by a stop
+	count      atomic.Int64  // children spawned so far: the next one's index
+	limit      atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
+	done       chan struct{} // closed when live drops to 0
 
 	mu         sync.Mutex       // guards the fields below
 	running    int64            // children holding a slot, in a limited group
@@ -219,11 +221,11 @@ func (g *Group) trySlot(name string) bool {
 // never starts: it is canceled. mk is called only then, so that a child of
 // Group.Go that starts at once costs no record.
 func (g *Group) admit(hasSlot bool, mk func() child) bool {
-	if g.stopped() {
+	if r := g.refusal(); r != admitted {
 		if hasSlot {
 			g.releaseSlot()
 		}
-		mk().cancel(g, contextError(&g.c))
+		g.refuse(mk(), r)
 		g.leave()
 		return false
 	}
@@ -240,10 +242,58 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 	return true
 }
 
-// stopped reports whether a failure has canceled the group: no child
-// starts after that.
-func (g *Group) stopped() bool {
-	return g.c.failed.Load() && g.c.opts&KeepGoing == 0
+// A refusal says why a child may not start.
+type refusal uint8
+
+const (
+	admitted      refusal = iota
+	refusedFailed         // a failure canceled the group (fail-fast)
+	refusedStop           // the call stopped taking new work (the caller's ctx, Grace, Group.Stop)
+)
+
+// refusal says whether children may start now. Without KeepGoing, no child
+// starts after a failure, nor after the call stopped taking new work; with
+// KeepGoing, failures do not stop the group, and only a call with Grace
+// stops taking new work (without it, children start with the caller's ctx
+// done, as every input of Map with KeepGoing does).
+func (g *Group) refusal() refusal {
+	keepGoing := g.c.opts&KeepGoing != 0
+	switch {
+	case !keepGoing && g.c.failed.Load():
+		return refusedFailed
+	case (!keepGoing || g.c.gr != nil) && g.c.stopping():
+		return refusedStop
+	}
+	return admitted
+}
+
+// refuse records a child that will never start, for reason r: after a
+// failure, it completes as canceled with the failure as the cause, and is
+// listed with the cancellations; after a stop, it completes with
+// [context.Canceled] and is counted in CallError.NotStarted.
+func (g *Group) refuse(c child, r refusal) {
+	if r == refusedFailed {
+		c.cancel(g, contextError(&g.c))
+		return
+	}
+	g.notStarted.Add(1)
+	c.cancel(nil, notStarted)
+}
+
+// Stop makes the group take no new child, as the end of the caller's ctx
+// does for a Scope with [Grace]: the children waiting for a slot, and
+// those spawned from now on, never start (they are counted in
+// CallError.NotStarted, and their tasks fail with [context.Canceled]); the
+// children running go on, and with Grace they see [Stopping] closed. It is
+// for a body whose source of work has ended, an accept loop that closed.
+// Stop does not cancel anything; Scope returns as always, once the body
+// and the running children have returned.
+func (g *Group) Stop() {
+	if g == nil {
+		nilArg("Group.Stop", "g")
+	}
+	g.c.halt()
+	g.cancelQueue()
 }
 
 // enter counts a new child in, unless the scope has ended, and returns
@@ -268,7 +318,7 @@ type child interface {
 	links() *node
 	task() *core
 	start(g *Group, slot bool)  // runs the function on the calling goroutine and completes the task
-	cancel(g *Group, err error) // records the child, never started, as canceled with err
+	cancel(g *Group, err error) // completes the child, never started, with err; with g, listed as canceled
 }
 
 // node is the part of a child that the group links.
@@ -340,18 +390,19 @@ func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c chil
 	} else {
 		g.addEndedFunc(i, *o)
 	}
-	if g.stopped() {
+	if g.refusal() != admitted {
 		g.cancelQueue()
 	}
 }
 
-// cancel completes the task of c, which never started, as canceled with
-// err: a cancellation the scope caused, listed in CallError.Canceled. Its
-// task reports the cancellation and its cause.
+// cancel completes the task of c, which never started, with err; with g,
+// as a cancellation the scope caused, listed in CallError.Canceled.
 func (c *childTask[T]) cancel(g *Group, err error) {
 	c.stop = stopCall
 	c.complete(*new(T), outcome{state: failed, err: err, stop: stopCall})
-	g.addEnded(c)
+	if g != nil {
+		g.addEnded(c)
+	}
 }
 
 // addEnded records a child that did not succeed.
@@ -371,6 +422,7 @@ func (g *Group) addEndedFunc(i int, o outcome) {
 // cancelQueue cancels every child waiting for a slot, after a failure
 // canceled the group.
 func (g *Group) cancelQueue() {
+	r := g.refusal()
 	for {
 		g.mu.Lock()
 		c := g.dequeue()
@@ -381,7 +433,7 @@ func (g *Group) cancelQueue() {
 		if c == nil {
 			return
 		}
-		c.cancel(g, contextError(&g.c))
+		g.refuse(c, r)
 		g.leave()
 	}
 }
@@ -470,7 +522,7 @@ func (g *Group) nextQueued() child {
 	if g.limit.Load() == 0 {
 		return nil
 	}
-	if g.stopped() {
+	if g.refusal() != admitted {
 		g.cancelQueue()
 		return nil
 	}
@@ -501,8 +553,8 @@ func (g *Group) runInline(c child) bool {
 	g.leftQueue(n)
 	g.mu.Unlock()
 	defer g.leave() // runs on a Goexit of the child too
-	if g.stopped() {
-		c.cancel(g, contextError(&g.c))
+	if r := g.refusal(); r != admitted {
+		g.refuse(c, r)
 		return true
 	}
 	c.start(g, false)
@@ -564,7 +616,12 @@ func (g *Group) join() (report, error) {
 	for _, e := range g.endedFuncs {
 		f.add(e.i, e.o, pe(e.i))
 	}
-	return f, f.err(g.c.parent)
+	err := f.err(g.c.parent)
+	if n := g.notStarted.Load(); n > 0 {
+		err = g.c.notStarted(err, int(n))
+		f.e = *err.(*CallError)
+	}
+	return f, err
 }
 
 // hashable reports whether err can be a map key: its type is comparable

@@ -11,6 +11,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // A Probe observes calls and functions. Call runs in the caller's
@@ -73,7 +74,31 @@ type Queuer interface {
 	Queued(ctx context.Context, call, arg string) func()
 }
 
+// A Stopper is a Probe that is also told of the two phases of a call with
+// a grace period: Stop when it stops taking new work, GraceEnd when the
+// grace period ends and the functions still running are canceled.
+type Stopper interface {
+	Stop(ctx context.Context, call string, grace time.Duration)
+	GraceEnd(ctx context.Context, call string)
+}
+
 type chain []Probe
+
+func (c chain) Stop(ctx context.Context, call string, grace time.Duration) {
+	for _, p := range c {
+		if s, ok := p.(Stopper); ok {
+			s.Stop(ctx, call, grace)
+		}
+	}
+}
+
+func (c chain) GraceEnd(ctx context.Context, call string) {
+	for _, p := range c {
+		if s, ok := p.(Stopper); ok {
+			s.GraceEnd(ctx, call)
+		}
+	}
+}
 
 func (c chain) Queued(ctx context.Context, call, arg string) func() {
 	var ends []func()

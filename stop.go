@@ -1,0 +1,173 @@
+package task
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tasktuple/task/internal/probe"
+)
+
+// Stopping returns a channel that is closed when the call that gave ctx to
+// a function stops taking new work: when the caller's ctx of a call with
+// [Grace] is done, or its Scope's [Group.Stop] is called. The functions
+// running then have the grace period to finish before their context is
+// canceled; Stopping is the signal to finish quickly (stop accepting, flush,
+// return what is done). It is closed for the functions of calls nested in
+// such a function too. For a ctx that no call with Grace gave, it is
+// ctx.Done(): without a grace period, the stop and the cancellation are one.
+//
+// Stopping is not a cancellation: a function waits on both, as in
+//
+//	select {
+//	case <-task.Stopping(ctx): // finish what is started, take nothing new
+//	case <-ctx.Done():         // cut: give up
+//	case job := <-jobs:
+//	}
+func Stopping(ctx context.Context) <-chan struct{} {
+	if ctx == nil {
+		nilArg("Stopping", "ctx")
+	}
+	if ch, ok := ctx.Value(stoppingKey{}).(chan struct{}); ok {
+		return ch
+	}
+	return ctx.Done()
+}
+
+// stoppingKey is the context key of a stopping channel.
+type stoppingKey struct{}
+
+// A graceful is the grace period of a call with Grace.
+type graceful struct {
+	d        time.Duration
+	stopping chan struct{} // closed when the stop begins
+	once     sync.Once     // begins the stop
+	cut      atomic.Bool   // the grace period ended: the functions' context is canceled with the caller's cause
+	mu       sync.Mutex    // guards timer and done
+	timer    *time.Timer   // ends the grace period
+	done     bool          // the call has returned: no timer starts
+	unwatch  func() bool   // drops the watch of the caller's ctx
+}
+
+// startGrace prepares the two phases of a call with a grace period d: its
+// functions get a child of the caller's ctx that the caller's cancellation
+// does not reach, and that carries the stopping channel; when the caller's
+// ctx is done, the stop begins.
+func (c *call) startGrace(d time.Duration) {
+	g := &graceful{d: d, stopping: make(chan struct{})}
+	c.gr = g
+	base := context.WithValue(context.WithoutCancel(c.parent), stoppingKey{}, g.stopping)
+	c.child, c.cancel = context.WithCancelCause(base)
+	c.ready.Store(true)
+	g.unwatch = context.AfterFunc(c.parent, c.ctxDone)
+}
+
+// halt makes the call stop taking new work, once: the caller's ctx is
+// done (with or without Grace), or Group.Stop was called. With a grace
+// period, the functions then see Stopping closed.
+func (c *call) halt() {
+	c.halted.Store(true)
+	g := c.gr
+	if g == nil {
+		return
+	}
+	g.once.Do(func() {
+		close(g.stopping)
+		if p, ok := probe.Load().(probe.Stopper); ok {
+			p.Stop(c.parent, c.report().e.Call, g.d)
+		}
+	})
+}
+
+// ctxDone is the stop of a call with Grace when the caller's ctx is done:
+// the grace period starts.
+func (c *call) ctxDone() {
+	c.halt()
+	g := c.gr
+	g.mu.Lock()
+	if !g.done && g.timer == nil {
+		g.timer = time.AfterFunc(g.d, c.endGrace)
+	}
+	g.mu.Unlock()
+}
+
+// endGrace ends the grace period: the functions still running get their
+// context canceled with the caller's cause.
+func (c *call) endGrace() {
+	c.mu.Lock()
+	if c.child.Err() == nil {
+		c.gr.cut.Store(true)
+		c.cancel(context.Cause(c.parent))
+	}
+	c.mu.Unlock()
+	if p, ok := probe.Load().(probe.Stopper); ok {
+		p.GraceEnd(c.parent, c.report().e.Call)
+	}
+}
+
+// releaseGrace drops the watch and the timer when the call returns.
+func (c *call) releaseGrace() {
+	g := c.gr
+	g.unwatch()
+	g.mu.Lock()
+	g.done = true
+	if g.timer != nil {
+		g.timer.Stop()
+	}
+	g.mu.Unlock()
+}
+
+// stopping reports whether the call has stopped taking new work: the
+// caller's ctx is done, or the call was stopped (Grace, Group.Stop), or a
+// call it is nested in stops.
+func (c *call) stopping() bool {
+	if c.halted.Load() {
+		return true
+	}
+	select {
+	case <-c.parent.Done():
+		return true
+	case <-c.outer:
+		return true
+	default:
+		return false
+	}
+}
+
+// watchOuter makes a call that starts work over time (Map, ForEach, Scope,
+// MapSeq) stop taking new work when the call it is nested in stops.
+func (c *call) watchOuter() {
+	if ch, ok := c.parent.Value(stoppingKey{}).(chan struct{}); ok {
+		c.outer = ch
+	}
+}
+
+// closedChan reports whether ch is closed; a nil ch never is.
+func closedChan(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// notStarted is the error of a child's task that never started because the
+// call stopped taking new work. It is a [context.Canceled].
+var notStarted error = notStartedError{}
+
+type notStartedError struct{}
+
+func (notStartedError) Error() string { return "task: not started: the call stopped taking new work" }
+func (notStartedError) Unwrap() error { return context.Canceled }
+
+// stopError is why a call stopped taking new work: the caller's ctx's
+// error, or, for a stop that came from elsewhere (a call it is nested in),
+// the error of work not started.
+func (c *call) stopError() error {
+	if c.parent.Err() != nil {
+		return contextError(c.parent)
+	}
+	return notStarted
+}
