@@ -32,14 +32,13 @@
 //
 // For a fan-out whose size is known only as it runs (a loop, a crawler, a
 // tree walk), [Scope] runs a body with a [Group]; [Spawn] starts a child of
-// any result type in it and returns its task, and [Group.SetLimit] bounds
-// how many run at once. Scope returns only once the body and every child
-// have returned, with the rules of RunN: no child outlives the call, the
-// first failure cancels the rest, every failure is reported, and panics
-// and Goexit are passed on. [MapSeq] streams a function over an
-// [iter.Seq], yielding results in input order (or, with
-// [MapSeqUnordered], as they come), with at most a given number of calls
-// running and inputs pulled lazily.
+// any result type in it and returns its task, [Group.Go] a child that
+// returns only an error (errgroup's Go), and [Group.SetLimit] bounds how
+// many run at once. [MapSeq] streams a function over an [iter.Seq],
+// yielding results in input order (or, with [MapSeqUnordered], as they
+// come), with inputs pulled lazily. For work that returns only an error:
+// [ForEach] and [ForEachSeq] are Map and MapSeq without results, and [Do]
+// is RunN of error-only functions.
 //
 // # Waiting
 //
@@ -47,46 +46,32 @@
 // return values in argument order. Any number of goroutines may wait for a
 // task any number of times; all see the same value and error.
 //
-// RunN starts N-1 goroutines and calls the last function on the caller's
-// goroutine. It returns only after every function has returned: no goroutine
-// it started outlives the call.
+// RunN, Do, Map, ForEach, Scope, MapSeq and RunFirstOK return only after
+// every function they started has returned: no goroutine they start
+// outlives the call. RunN and Do start N-1 goroutines and call the last
+// function on the caller's goroutine.
 //
 // # Cancellation
 //
-// If the ctx of a Wait, AwaitN or WhenAll is done before the tasks complete,
-// the call returns at once with the context's error (for AwaitN and WhenAll,
-// in a [CallError] that lists the tasks not completed); the tasks are not
-// affected and keep running, and a later call gets their results. If every
-// task has completed, their outcome is returned even when ctx is done.
+// An await (Wait, AwaitN, All, AllSeq, WhenAll, WhenAny, FirstOK) cancels
+// nothing. If its ctx is done before the tasks complete, it returns at once
+// with the context's error (AwaitN, All and WhenAll in a *[CallError] whose
+// Unfinished lists the tasks not completed, with a nil Err); the tasks keep
+// running, and a later call gets their results. If every task has
+// completed, their outcome is returned even when ctx is done.
 //
-// Each function of RunN (and of Map) gets a child of ctx that is canceled
-// as soon as one function fails, panics or calls [runtime.Goexit]
-// (fail-fast), with that failure's *[PositionError] as its [context.Cause],
-// and that is canceled when RunN returns. The child is made only when a
-// function first looks at it (Done, Value, or Err after a failure), so
-// functions that never do cost nothing for it. With the [KeepGoing] option
-// nothing is canceled and every function gets ctx itself.
-//
-// [RunFirstOK] and [Hedge] give each function a context of its own: the
-// losers' are canceled with [ErrLost] once one succeeds, and the winner's
-// stays alive after the call, for what it returned to go on using.
-//
-// # Errors
-//
-// The error of a call over several functions or tasks (AwaitN, RunN,
-// WhenAll, All, AllSeq, Map, FirstOK, RunFirstOK, Hedge) is a *[CallError].
-// Its Failures hold one *[PositionError] per position that failed, in
-// argument order, and its message has one line for each, naming the call
-// and the argument:
-//
-//	task: Run3: f2: recs: 500 internal error
-//	task: Map: inputs[3]: 404 not found
-//
-// [errors.Is] and [errors.As] reach every failure; range over
-// CallError.Failures (or the error's Unwrap() []error) to visit them all.
-// The error is nil only if every position succeeded, or finished anyway.
-//
-// # Cancellations
+// A call that runs functions (RunN, Do, Map, ForEach, Scope, MapSeq,
+// MapSeqUnordered, ForEachSeq) gives them a child of ctx that is canceled
+// as soon as one fails, panics or calls [runtime.Goexit] (fail-fast), with
+// that failure's *[PositionError] as its [context.Cause], and when the call
+// returns. After a failure no new function starts: Map's inputs not taken,
+// a Scope's children waiting for a slot or spawned later. The child context
+// is made only when a function first looks at it (Done, Value, or Err after
+// a failure), so functions that never do cost nothing for it. With the
+// [KeepGoing] option nothing is canceled, every function runs, and each
+// gets ctx itself. [RunFirstOK] and [Hedge] give each function a context of
+// its own: the losers' are canceled with [ErrLost] once one succeeds, and
+// the winner's stays alive after the call.
 //
 // A function that gives up because its context was canceled did not fail:
 // it was stopped. The rule, applied when a function returns an error:
@@ -113,13 +98,25 @@
 // kept in Unfinished or Canceled. The cause the call sends is the
 // *PositionError of the first failure, not the error itself, which is how
 // an error that wraps the cause (context.Cause(ctx)) is told apart from the
-// same sentinel returned independently.
+// same sentinel returned independently. A child of a Scope that never
+// started because of a failure is listed in Canceled too, and its task
+// fails with the cancellation and its cause.
 //
-// When the ctx of an await (AwaitN, All, WhenAll, FirstOK) is done before
-// the tasks complete, the call returns at once a CallError whose Ctx is the
-// context's error and whose Unfinished lists the tasks not yet completed
-// (with a nil Err); the tasks keep running. Functions that finish anyway
-// when ctx ends return their values and no error.
+// # Errors
+//
+// The error of a call over several functions or tasks (AwaitN, RunN, Do,
+// WhenAll, All, AllSeq, Map, ForEach, ForEachSeq, Scope, FirstOK,
+// RunFirstOK, Hedge) is a *[CallError].
+// Its Failures hold one *[PositionError] per position that failed, in
+// argument order, and its message has one line for each, naming the call
+// and the argument:
+//
+//	task: Run3: f2: recs: 500 internal error
+//	task: Map: inputs[3]: 404 not found
+//
+// [errors.Is] and [errors.As] reach every failure; range over
+// CallError.Failures (or the error's Unwrap() []error) to visit them all.
+// The error is nil only if every position succeeded, or finished anyway.
 //
 // By default every value is the zero value when the error is not nil; with
 // the [Settled] option the values that were produced are returned along
@@ -166,6 +163,43 @@
 // the call itself, the original stack travels in PanicError.Stack and is
 // printed if the program crashes, and an unobserved panic of a Go task still
 // crashes the program.
+//
+// # Limits
+//
+// Map, ForEach, MapSeq and ForEachSeq take a limit on the calls running at
+// once, and [Group.SetLimit] sets one on a Scope's children; [NoLimit]
+// sets none where no limit makes sense (not for a sequence). A limit of 0
+// or less panics rather than meaning "no limit": a limit computed to 0
+// would silently start a goroutine per input. A Scope's child spawned at
+// its limit waits as a task with no goroutine, and a wait (Wait, AwaitN,
+// All, AllSeq, WhenAll) on such a child runs it inline, so that children
+// that wait for their own children never deadlock; see Group.SetLimit for
+// exactly what is covered.
+//
+// # Shutting down
+//
+// With the [Grace] option, the end of the caller's ctx is a stop in two
+// phases rather than one cancellation. First the call stops taking new
+// work: Map's and ForEach's inputs not taken, MapSeq's and ForEachSeq's
+// inputs not pulled and a Scope's children waiting for a slot or spawned
+// later never start, and [Stopping] is closed for every function of the
+// call and of the calls nested in them. The functions running keep a live
+// context (it has no deadline but the caller's plus the grace period), and
+// what they return is kept: values, and failures as failures. Then, once
+// the grace period has passed, their context is canceled with the caller's
+// cause: what they return then goes to CallError.Unfinished, as without
+// Grace. The call returns once every function has returned. Inputs and
+// children never started are counted in CallError.NotStarted (a line of
+// the message, not one per input), and errors.Is(err, context.Canceled)
+// (or DeadlineExceeded) and the cause hold.
+//
+// Fail-fast is not a shutdown: a failure cancels at once, grace or not.
+// [Group.Stop] stops a Scope taking new children without canceling
+// anything, for a body whose source of work has ended. Without Grace, the
+// end of the caller's ctx also stops the taking of new work, and cancels
+// the functions running at once; Map, ForEach and Scope with KeepGoing,
+// which run every function as errgroup does, then still start them all
+// (MapSeq and ForEachSeq stop pulling inputs either way).
 //
 // # Options
 //

@@ -11,29 +11,17 @@ import (
 // RunFirstOK calls every function of fns concurrently, each in a new
 // goroutine, and returns the value and position of the first to succeed.
 // As soon as one succeeds, the others' contexts are canceled with the cause
-// [ErrLost]; RunFirstOK returns only after every function has returned, like
-// RunN, and the cancellations it caused are not errors (they are kept in
-// [CallError].Canceled).
+// [ErrLost]. It returns only after every function has returned; errors
+// (when all fail), panics and Goexit follow the package documentation.
+// With no functions it returns [ErrNoTasks]; a nil ctx or function panics
+// before anything starts.
 //
 // The winner's context is not canceled when RunFirstOK returns, so that
-// what the winner returns may go on using it: the body of a hedged HTTP
-// request is read after the call. It is canceled with the caller's ctx for
-// as long as it is in use. Once nothing refers to it, a cleanup
-// ([runtime.AddCleanup]) drops its registration with the caller's ctx, so
-// that calls on a long-lived ctx do not pile up registrations in it; the
-// trade-off is that the release waits for a garbage collection, and that
-// contexts derived from the winner's and never canceled keep it registered
-// (cancel them when done, as always). When no function succeeds, every
-// context is canceled when RunFirstOK returns.
-//
-// If every function fails, the error is a *[CallError] of their failures,
-// and a panic or Goexit in any function, even after a success, is passed on
-// as RunN does. With no functions RunFirstOK returns [ErrNoTasks]. A nil ctx
-// or function panics before anything starts.
-//
-// A loser may succeed too (it returned before it saw the cancellation):
-// its value is dropped. When values hold resources, use
-// [RunFirstOKRelease].
+// what the winner returned may go on using it (the body of a hedged HTTP
+// request); it is canceled with the caller's ctx, and a cleanup
+// ([runtime.AddCleanup]) drops its registration with the caller's ctx once
+// nothing refers to it. A loser may succeed too: its value is dropped; use
+// [RunFirstOKRelease] when values hold resources.
 func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, error)) (T, int, error) {
 	return runFirstOK("RunFirstOK", ctx, nil, fns)
 }

@@ -11,25 +11,13 @@ import (
 // Map calls fn on every element of inputs, with at most limit calls running
 // at once, and returns the results in the order of inputs.
 //
-// Map has the cancellation and error rules of RunN: the calls get a child
-// of ctx that is canceled as soon as one fails, no new call starts after
-// that or once ctx is done, and the error is a *[CallError] with every real
-// failure as a *[PositionError] whose Arg names the input ("inputs[3]"),
-// leaving out the cancellations that followed (kept in CallError.Canceled).
-// Inputs never started are not listed, and their results are zero; if ctx
-// ended the call before every input started, the error says so
-// (errors.Is(err, ctx.Err()) holds) even when no call was stopped. With
-// [KeepGoing] nothing is canceled, every input is processed, even when a
-// call calls runtime.Goexit, and every error is reported; with [Settled]
-// the results are returned along with the error. Panics and Goexit are
-// passed on as RunN does. Map returns only after every call it started has
-// returned.
-//
-// limit must be at least 1, or [NoLimit]: a limit of 0 or less is a
-// programming error and panics, rather than meaning "no limit", because a
-// limit computed to 0 would silently start a goroutine per input. Map
-// starts min(limit, len(inputs)) goroutines, which take inputs in order;
-// with no inputs it returns an empty slice and nil at once.
+// Cancellation, errors ("task: Map: inputs[3]: ..."), panics, limits and
+// the options follow the package documentation. The results of inputs
+// never started are zero; with [KeepGoing] every input is processed, even
+// when a call calls runtime.Goexit. Map starts min(limit, len(inputs))
+// goroutines, which take inputs in order; with no inputs it returns an
+// empty slice and nil at once. A nil ctx or fn, or a limit less than 1,
+// panics at once.
 func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), opts ...Option) ([]Out, error) {
 	if ctx == nil {
 		nilArg("Map", "ctx")

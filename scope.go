@@ -26,29 +26,15 @@ import (
 //		return u, err
 //	})
 //
-// The body returns the scope's result, as Java's and Swift's scopes do, so
-// that results flow out through typed tasks and return values rather than
-// captured variables.
-//
-// The rules are RunN's. Body and children get a child of ctx that is
-// canceled as soon as one of them fails, panics or calls runtime.Goexit
-// (with that failure's *[PositionError] as the cause), and when Scope
-// returns; with [KeepGoing], nothing is canceled and they get ctx itself.
-// The error is a *[CallError] whose failures are the body's (Arg "body",
-// Index -1), first, then the children's in spawn order (Arg "children[i]",
-// Index i); cancellations the scope caused are kept in CallError.Canceled,
-// and the rest of the cancellation rule is the package's. What the body
-// received from a child through a wait is the body's to report: a child's
-// failure that the body's error wraps is not listed again, and a child's
-// panic that an await raised in the body (or in another child) is raised
-// by that await, not a second time by Scope. Any other panic is raised
-// once everything has returned: the first, body first then in spawn order,
-// as a *[PanicError] holding the rest; a Goexit is repeated. By default
-// the result is the zero value when the error is not nil; with [Settled]
-// it is what body returned.
-//
-// A nil ctx or body panics before anything starts. Scope allocates the
-// group and a channel; see [Spawn] for the children's cost.
+// The body returns the scope's result, as Java's and Swift's scopes do.
+// The rules of cancellation, errors and panics are the package's, with the
+// body as a function like the children (Arg "body", Index -1, reported
+// first; children by spawn order, Arg "children[i]"). What differs: what
+// the body received from a child through a wait is the body's to report,
+// so a child's failure that the body's error wraps is not listed again,
+// and a child's panic that an await raised is not raised a second time.
+// With [Settled], the result is what body returned even with an error.
+// A nil ctx or body panics before anything starts.
 func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, error), opts ...Option) (R, error) {
 	if ctx == nil {
 		nilArg("Scope", "ctx")
@@ -110,7 +96,7 @@ type Group struct {
 }
 
 // SetLimit limits the group to n children running at once (errgroup's
-// SetLimit). It panics if n is less than 1, or if a child was spawned
+// SetLimit; [NoLimit] sets none). It panics if n is less than 1, or if a child was spawned
 // already. A child spawned at the limit does not block the spawner: it
 // waits, as a task with its function and no goroutine, and starts when a
 // running child returns, in spawn order; after a failure that cancels the

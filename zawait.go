@@ -6,14 +6,10 @@ import "context"
 
 // Await1 waits for t1 to complete and returns its value.
 //
-// Await1 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await1: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await1 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await1 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await1: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await1 of tasks that have completed successfully does not allocate.
 func Await1[T1 any](ctx context.Context, t1 *Task[T1], opts ...Option) (T1, error) {
@@ -40,14 +36,10 @@ func await1[T1 any](ctx context.Context, opts []Option, t1 *Task[T1]) (r1 T1, er
 
 // Await2 waits for t1, t2 to complete and returns their values in argument order.
 //
-// Await2 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await2: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await2 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await2 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await2: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await2 of tasks that have completed successfully does not allocate.
 func Await2[T1, T2 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], opts ...Option) (T1, T2, error) {
@@ -77,14 +69,10 @@ func await2[T1, T2 any](ctx context.Context, opts []Option, t1 *Task[T1], t2 *Ta
 
 // Await3 waits for t1, t2, t3 to complete and returns their values in argument order.
 //
-// Await3 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await3: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await3 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await3 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await3: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await3 of tasks that have completed successfully does not allocate.
 func Await3[T1, T2, T3 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], opts ...Option) (T1, T2, T3, error) {
@@ -117,14 +105,10 @@ func await3[T1, T2, T3 any](ctx context.Context, opts []Option, t1 *Task[T1], t2
 
 // Await4 waits for t1, t2, t3, t4 to complete and returns their values in argument order.
 //
-// Await4 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await4: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await4 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await4 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await4: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await4 of tasks that have completed successfully does not allocate.
 func Await4[T1, T2, T3, T4 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], opts ...Option) (T1, T2, T3, T4, error) {
@@ -160,14 +144,10 @@ func await4[T1, T2, T3, T4 any](ctx context.Context, opts []Option, t1 *Task[T1]
 
 // Await5 waits for t1, t2, t3, t4, t5 to complete and returns their values in argument order.
 //
-// Await5 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await5: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await5 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await5 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await5: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await5 of tasks that have completed successfully does not allocate.
 func Await5[T1, T2, T3, T4, T5 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], opts ...Option) (T1, T2, T3, T4, T5, error) {
@@ -206,14 +186,10 @@ func await5[T1, T2, T3, T4, T5 any](ctx context.Context, opts []Option, t1 *Task
 
 // Await6 waits for t1, t2, t3, t4, t5, t6 to complete and returns their values in argument order.
 //
-// Await6 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await6: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await6 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await6 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await6: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await6 of tasks that have completed successfully does not allocate.
 func Await6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], opts ...Option) (T1, T2, T3, T4, T5, T6, error) {
@@ -255,14 +231,10 @@ func await6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, opts []Option, t1 *
 
 // Await7 waits for t1, t2, t3, t4, t5, t6, t7 to complete and returns their values in argument order.
 //
-// Await7 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await7: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await7 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await7 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await7: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await7 of tasks that have completed successfully does not allocate.
 func Await7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, error) {
@@ -307,14 +279,10 @@ func await7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, opts []Option, 
 
 // Await8 waits for t1, t2, t3, t4, t5, t6, t7, t8 to complete and returns their values in argument order.
 //
-// Await8 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await8: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await8 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await8 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await8: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await8 of tasks that have completed successfully does not allocate.
 func Await8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, error) {
@@ -362,14 +330,10 @@ func await8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, opts []Opti
 
 // Await9 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9 to complete and returns their values in argument order.
 //
-// Await9 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await9: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await9 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await9 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await9: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await9 of tasks that have completed successfully does not allocate.
 func Await9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, error) {
@@ -420,14 +384,10 @@ func await9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, opts []
 
 // Await10 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10 to complete and returns their values in argument order.
 //
-// Await10 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await10: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await10 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await10 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await10: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await10 of tasks that have completed successfully does not allocate.
 func Await10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, error) {
@@ -481,14 +441,10 @@ func await10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, o
 
 // Await11 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11 to complete and returns their values in argument order.
 //
-// Await11 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await11: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await11 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await11 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await11: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await11 of tasks that have completed successfully does not allocate.
 func Await11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, error) {
@@ -545,14 +501,10 @@ func await11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Conte
 
 // Await12 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12 to complete and returns their values in argument order.
 //
-// Await12 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await12: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await12 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await12 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await12: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await12 of tasks that have completed successfully does not allocate.
 func Await12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, error) {
@@ -612,14 +564,10 @@ func await12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.
 
 // Await13 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13 to complete and returns their values in argument order.
 //
-// Await13 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await13: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await13 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await13 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await13: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await13 of tasks that have completed successfully does not allocate.
 func Await13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], t13 *Task[T13], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, error) {
@@ -682,14 +630,10 @@ func await13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx con
 
 // Await14 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14 to complete and returns their values in argument order.
 //
-// Await14 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await14: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await14 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await14 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await14: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await14 of tasks that have completed successfully does not allocate.
 func Await14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], t13 *Task[T13], t14 *Task[T14], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, error) {
@@ -755,14 +699,10 @@ func await14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ct
 
 // Await15 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15 to complete and returns their values in argument order.
 //
-// Await15 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await15: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await15 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await15 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await15: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await15 of tasks that have completed successfully does not allocate.
 func Await15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], t13 *Task[T13], t14 *Task[T14], t15 *Task[T15], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, error) {
@@ -831,14 +771,10 @@ func await15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 an
 
 // Await16 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15, t16 to complete and returns their values in argument order.
 //
-// Await16 waits for every task, even after one has failed. Its error is a
-// *[CallError] holding the error of every failed task in argument order,
-// each as a *[PositionError] ("task: Await16: t1: ..."); the first panic
-// in a task is raised again in the caller as its *[PanicError], and a
-// [runtime.Goexit] is repeated (see the package documentation). If ctx is
-// done first, Await16 returns at once a CallError with the context's
-// error and the tasks not completed, and the tasks keep running. With [Settled], the values of completed tasks are returned
-// along with the error; otherwise they are zero when the error is not nil.
+// Await16 waits for every task, even after one has failed, and cancels
+// nothing; errors ("task: Await16: t1: ..."), panics and a ctx done first
+// follow the package documentation. With [Settled], the values of completed
+// tasks are returned along with the error.
 //
 // Await16 of tasks that have completed successfully does not allocate.
 func Await16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], t13 *Task[T13], t14 *Task[T14], t15 *Task[T15], t16 *Task[T16], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, error) {

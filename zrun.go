@@ -8,20 +8,8 @@ import "context"
 // argument order: f1 in a new goroutine, f2 on the
 // caller's goroutine. Run2 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run2 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run2: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run2: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), opts ...Option) (T1, T2, error) {
@@ -69,20 +57,8 @@ func (s *run2[T1, T2]) goroutine(i int) {
 // argument order: f1 to f2 each in a new goroutine, f3 on the
 // caller's goroutine. Run3 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run3 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run3: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run3: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), opts ...Option) (T1, T2, T3, error) {
@@ -137,20 +113,8 @@ func (s *run3[T1, T2, T3]) goroutine(i int) {
 // argument order: f1 to f3 each in a new goroutine, f4 on the
 // caller's goroutine. Run4 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run4 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run4: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run4: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), opts ...Option) (T1, T2, T3, T4, error) {
@@ -212,20 +176,8 @@ func (s *run4[T1, T2, T3, T4]) goroutine(i int) {
 // argument order: f1 to f4 each in a new goroutine, f5 on the
 // caller's goroutine. Run5 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run5 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run5: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run5: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), opts ...Option) (T1, T2, T3, T4, T5, error) {
@@ -294,20 +246,8 @@ func (s *run5[T1, T2, T3, T4, T5]) goroutine(i int) {
 // argument order: f1 to f5 each in a new goroutine, f6 on the
 // caller's goroutine. Run6 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run6 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run6: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run6: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), opts ...Option) (T1, T2, T3, T4, T5, T6, error) {
@@ -383,20 +323,8 @@ func (s *run6[T1, T2, T3, T4, T5, T6]) goroutine(i int) {
 // argument order: f1 to f6 each in a new goroutine, f7 on the
 // caller's goroutine. Run7 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run7 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run7: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run7: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, error) {
@@ -479,20 +407,8 @@ func (s *run7[T1, T2, T3, T4, T5, T6, T7]) goroutine(i int) {
 // argument order: f1 to f7 each in a new goroutine, f8 on the
 // caller's goroutine. Run8 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run8 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run8: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run8: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, error) {
@@ -582,20 +498,8 @@ func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) goroutine(i int) {
 // argument order: f1 to f8 each in a new goroutine, f9 on the
 // caller's goroutine. Run9 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run9 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run9: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run9: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, error) {
@@ -692,20 +596,8 @@ func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) goroutine(i int) {
 // argument order: f1 to f9 each in a new goroutine, f10 on the
 // caller's goroutine. Run10 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run10 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run10: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run10: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, error) {
@@ -809,20 +701,8 @@ func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) goroutine(i int) {
 // argument order: f1 to f10 each in a new goroutine, f11 on the
 // caller's goroutine. Run11 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run11 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run11: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run11: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, error) {
@@ -933,20 +813,8 @@ func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) goroutine(i int) {
 // argument order: f1 to f11 each in a new goroutine, f12 on the
 // caller's goroutine. Run12 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run12 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run12: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run12: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, error) {
@@ -1064,20 +932,8 @@ func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) goroutine(i i
 // argument order: f1 to f12 each in a new goroutine, f13 on the
 // caller's goroutine. Run13 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run13 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run13: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run13: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), f13 func(context.Context) (T13, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, error) {
@@ -1202,20 +1058,8 @@ func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) goroutin
 // argument order: f1 to f13 each in a new goroutine, f14 on the
 // caller's goroutine. Run14 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run14 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run14: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run14: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), f13 func(context.Context) (T13, error), f14 func(context.Context) (T14, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, error) {
@@ -1347,20 +1191,8 @@ func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) gor
 // argument order: f1 to f14 each in a new goroutine, f15 on the
 // caller's goroutine. Run15 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run15 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run15: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run15: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), f13 func(context.Context) (T13, error), f14 func(context.Context) (T14, error), f15 func(context.Context) (T15, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, error) {
@@ -1499,20 +1331,8 @@ func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]
 // argument order: f1 to f15 each in a new goroutine, f16 on the
 // caller's goroutine. Run16 returns only after every function has returned.
 //
-// Each function gets a child of ctx that is canceled as soon as one function
-// fails, panics or calls [runtime.Goexit], with that failure as its
-// [context.Cause] (a *[PositionError]), and when Run16 returns. The error is a
-// *[CallError] that holds every failure in argument order, each as a
-// *[PositionError] naming its function ("task: Run16: f2: ..."); the
-// cancellations that followed the first failure are not failures, and are
-// kept in CallError.Canceled. If ctx ends while functions are still
-// running, the error says so: errors.Is(err, ctx.Err()) holds, its cause is
-// reachable, and CallError.Unfinished keeps what the stopped functions
-// returned; functions that finish anyway return their values and no error.
-// A panic is raised again in the caller once all functions have returned,
-// and a Goexit is repeated (see the package documentation). With
-// [KeepGoing] no function is canceled and each gets ctx itself; with
-// [Settled] the values are returned along with the error.
+// Cancellation, errors ("task: Run16: f2: ..."), panics and the options
+// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
 //
 // A nil ctx or function panics before anything starts.
 func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), f13 func(context.Context) (T13, error), f14 func(context.Context) (T14, error), f15 func(context.Context) (T15, error), f16 func(context.Context) (T16, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, error) {
