@@ -83,7 +83,7 @@ func AllSeq[T any](ctx context.Context, tasks iter.Seq[*Task[T]], opts ...Option
 			nilArg("AllSeq", "task "+strconv.Itoa(i)+" of the sequence")
 		}
 		if seq.wait(ctx, &t.core) != nil {
-			f.unfinished(i)
+			f.unfinished(i, t.pendingName())
 			break
 		}
 		if t.state.Load() != succeeded {

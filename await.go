@@ -45,8 +45,8 @@ func awaitCores(ctx context.Context, call string, cs []*core) (err error) {
 func gaveUp(call, arg string, ctxErr error, n int, at func(int) *core) error {
 	f := newReport(call, arg)
 	for i := range n {
-		if at(i).state.Load() == pending {
-			f.unfinished(i)
+		if c := at(i); c.state.Load() == pending {
+			f.unfinished(i, c.pendingName())
 		}
 	}
 	f.e.Ctx = ctxErr

@@ -72,6 +72,17 @@ func (c *core) block(ctx context.Context) error {
 	return nil
 }
 
+// pendingName is the name of the Named function of a task that may be
+// pending, or "".
+func (c *core) pendingName() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if x := c.x.Load(); x != nil {
+		return x.name
+	}
+	return ""
+}
+
 // runQueued runs the function of c on the calling goroutine, if c is a
 // child of a Scope that is still queued for a slot, and reports whether it
 // did: c has then completed. So a wait never needs a free slot (see

@@ -2,6 +2,9 @@ package task
 
 import (
 	"context"
+	"reflect"
+	"sync"
+	"sync/atomic"
 
 	"github.com/tasktuple/task/internal/probe"
 )
@@ -14,11 +17,14 @@ import (
 //
 //	user, recs, err := task.Run2(ctx, loadUser, task.Named("recs", loadRecs))
 //
-// The name travels with what fn returns: an error fn returns is wrapped in
-// a value whose message and errors.Is/As are the error's own (the name is
-// read from it by the call, which unwraps it into PositionError.Err), and
-// a panic is raised again with the name attached (PanicError.Arg, and the
-// stack still starts at the frame that panicked). A Goexit passes through.
+// The calls report fn's own error under the name (PositionError.Err is
+// the error itself), and the task of Go or Spawn holds the error itself:
+// Wait returns it unchanged. A panic is raised again with the name
+// attached (PanicError.Arg; the stack still starts at the frame that
+// panicked); a Goexit passes through. A task of a Named function is named
+// from the start: an await that gives up on it names it. Called directly,
+// the function returned wraps fn's error in a value whose message and
+// errors.Is/As are the error's own.
 //
 // Named costs at most one allocation, for the function it returns (none
 // when the compiler keeps it on the stack); an error adds one. Functions
@@ -27,7 +33,10 @@ func Named[T any](name string, fn func(context.Context) (T, error)) func(context
 	if fn == nil {
 		nilArg("Named", "fn")
 	}
-	return func(ctx context.Context) (v T, err error) {
+	w := func(ctx context.Context) (v T, err error) {
+		if ctx == nameQuery {
+			return v, &namedError{name: name} // see nameOf
+		}
 		normal := false
 		defer func() {
 			if !normal {
@@ -50,6 +59,54 @@ func Named[T any](name string, fn func(context.Context) (T, error)) func(context
 		}
 		return v, err
 	}
+	registerNamed(reflect.ValueOf(w).Pointer())
+	return w
+}
+
+// The names of Named functions are known before they run, so that a task
+// of Go or Spawn is named from the start: an await that gives up on it
+// names it in its "had not finished" line. A function's code pointer says
+// whether it is a wrapper of Named (one per shape of T); if it is, calling
+// it with nameQuery returns its name without running it.
+var (
+	namedMu  sync.Mutex
+	namedPCs atomic.Pointer[map[uintptr]bool] // copied on write, under namedMu
+)
+
+// nameQuery is the context that asks a Named wrapper for its name.
+var nameQuery context.Context = nameQueryCtx{}
+
+type nameQueryCtx struct{ context.Context }
+
+// registerNamed records the code pointer of a Named wrapper.
+func registerNamed(pc uintptr) {
+	if m := namedPCs.Load(); m != nil && (*m)[pc] {
+		return
+	}
+	namedMu.Lock()
+	defer namedMu.Unlock()
+	m := map[uintptr]bool{pc: true}
+	if old := namedPCs.Load(); old != nil {
+		for k := range *old {
+			m[k] = true
+		}
+	}
+	namedPCs.Store(&m)
+}
+
+// nameOf returns the name of fn if Named made it, or "". A program that
+// never calls Named pays one atomic load for it.
+func nameOf[T any](fn func(context.Context) (T, error)) string {
+	m := namedPCs.Load()
+	if m == nil || !(*m)[reflect.ValueOf(fn).Pointer()] {
+		return ""
+	}
+	if _, err := fn(nameQuery); err != nil {
+		if ne, ok := err.(*namedError); ok {
+			return ne.name
+		}
+	}
+	return ""
 }
 
 // namedError is an error of a named function: transparent, but for the

@@ -289,3 +289,22 @@ func TestRunFirstOKReleaseLosers(t *testing.T) {
 		t.Errorf("%d resources left open; want 0", n)
 	}
 }
+
+// TestNamedUnfinished: an await that gives up names a pending Named task
+// after its function, in Go as in Spawn.
+func TestNamedUnfinished(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		hold := make(chan struct{})
+		defer close(hold)
+		slow := Named("slow", func(context.Context) (int, error) { <-hold; return 0, nil })
+		t1 := Go(context.Background(), slow)
+		t2 := Go(context.Background(), func(context.Context) (int, error) { <-hold; return 0, nil })
+		cancel()
+		_, _, err := Await2(ctx, t1, t2)
+		want := "task: Await2: context canceled\ntask: Await2: slow had not finished\ntask: Await2: t2 had not finished"
+		if err == nil || err.Error() != want {
+			t.Errorf("err = %q; want %q", err, want)
+		}
+	})
+}

@@ -94,8 +94,12 @@ func (f *report) addTask(i int, c *core) {
 
 // unfinished records that the task at position i had not completed when
 // ctx ended the call.
-func (f *report) unfinished(i int) {
-	f.e.Unfinished = append(f.e.Unfinished, f.at(i, nil))
+func (f *report) unfinished(i int, name string) {
+	pe := f.at(i, nil)
+	if name != "" {
+		pe.Arg = name
+	}
+	f.e.Unfinished = append(f.e.Unfinished, pe)
 }
 
 // result returns the error and raises a panic or Goexit among the outcomes.

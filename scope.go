@@ -45,6 +45,7 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	g := &Group{done: make(chan struct{})}
 	g.live.Store(1) // the body
 	g.c.initKind(ctx, options(opts), nil, kindScope, nil)
+	g.c.countBacklog(g)
 	g.c.watchOuter()
 	var r R
 	returned := false
@@ -179,6 +180,7 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T] {
 	c := &childTask[T]{fn: fn}
 	c.g = g
+	c.name = nameOf(fn)
 	c.child = c
 	c.x.Store(&c.extra)
 	c.wg.Add(1)
@@ -280,6 +282,14 @@ func (g *Group) Stop() {
 	}
 	g.c.halt()
 	g.cancelQueue()
+}
+
+// backlog is the number of children waiting for a slot, for the probes'
+// Stop of a Scope with Grace.
+func (g *Group) backlog() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return int(g.queued)
 }
 
 // enter counts a new child in, unless the scope has ended, and returns

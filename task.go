@@ -34,6 +34,9 @@ func Go[T any](ctx context.Context, fn func(context.Context) (T, error)) *Task[T
 	}
 	t := new(Task[T])
 	t.wg.Add(1)
+	if name := nameOf(fn); name != "" {
+		t.x.Store(&extra{name: name})
+	}
 	var end func(error)
 	if p := probe.Load(); p != nil {
 		ctx, end = p.Call(ctx, "Go")
@@ -97,7 +100,10 @@ func (t *Task[T]) complete(v T, o outcome) bool {
 			x = new(extra)
 			t.x.Store(x)
 		}
-		x.name, o.err = ne.name, ne.err
+		if x.name == "" {
+			x.name = ne.name // guarded by mu: see core.pendingName
+		}
+		o.err = ne.err
 	}
 	t.err = o.err
 	t.finish(o.state)
