@@ -335,7 +335,8 @@ type limitRun struct {
 // waiting runs it inline, on the waiting goroutine (here the body's, when
 // k > 0), without a slot. The positions are released in s.order, each once
 // everything has settled; then, if the call has not ended, the caller's
-// ctx is canceled. Where the goroutines race (a slot freed while the body
+// ctx is canceled, after which no child starts either (the call has
+// stopped taking new work: those waiting are not started). Where the goroutines race (a slot freed while the body
 // takes a waiting child inline), every interleaving is followed.
 func limitRuns(s scene) []limitRun {
 	n := len(s.kinds)
@@ -371,7 +372,7 @@ func limitRuns(s scene) []limitRun {
 		canceled := !st.ended()
 		if canceled {
 			st = st.clone()
-			st.ctxDone = true
+			st.ctxDone, st.stopped = true, true
 			for _, end := range settle([]limitState{st}) {
 				if !end.ended() {
 					panic(fmt.Sprintf("limitRuns: %v does not end: %+v", s, end))
@@ -397,7 +398,7 @@ type limitState struct {
 	released []bool // per child: its gate is open
 	queue    []int  // the children waiting for a slot, in spawn order
 	slots    []int  // per goroutine holding a slot: the child it runs, or -1 once it has returned
-	stopped  bool   // a failure canceled the group: no child starts
+	stopped  bool   // a failure canceled the group, or the call stopped: no child starts
 	ctxDone  bool   // the children's context is done
 	body     int    // the child the body waits for, or bodyReturned
 	inline   bool   // the body ran a child inline
