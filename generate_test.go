@@ -11,7 +11,8 @@ import (
 )
 
 // TestGenerated regenerates the per-arity files in memory and fails with a
-// diff when the checked-in ones are stale.
+// diff when the checked-in ones are stale, or when a file the generator no
+// longer makes (zfaults_test.go, say) is still there.
 func TestGenerated(t *testing.T) {
 	files, err := tuplegen.Files()
 	if err != nil {
@@ -31,6 +32,18 @@ func TestGenerated(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s is stale; run go generate. Diff (checked in, generated):\n%s", name, lineDiff(got, want))
+		}
+	}
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if _, made := files[e.Name()]; made || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		if src, err := os.ReadFile(e.Name()); err == nil && bytes.HasPrefix(src, []byte(tuplegen.Header+"\n")) {
+			t.Errorf("%s has the generator's header, but the generator no longer makes it: delete it", e.Name())
 		}
 	}
 }
