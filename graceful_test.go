@@ -176,10 +176,13 @@ func TestGroupStop(t *testing.T) {
 func TestGraceMapSeq(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := &work{start: time.Now()}
-		var pulled atomic.Int32
+		var pulled, late atomic.Int32
 		inputs := func(yield func(int) bool) {
 			for i := 0; ; i++ {
 				pulled.Add(1)
+				if time.Since(w.start) >= stopAt {
+					late.Add(1)
+				}
 				if !yield(i) {
 					return
 				}
@@ -203,8 +206,8 @@ func TestGraceMapSeq(t *testing.T) {
 		if !slices.Equal(got, []int{0, 1}) || !errors.Is(last, context.Canceled) {
 			t.Errorf("yielded %v, last error %v; want [0 1], context.Canceled", got, last)
 		}
-		if n := pulled.Load(); n > 3 {
-			t.Errorf("%d inputs pulled; want at most 3 (2 running, 1 held)", n)
+		if n := pulled.Load(); n > 2*2+1 || late.Load() != 0 {
+			t.Errorf("%d inputs pulled, %d after the stop; want at most 2×limit+1, none after the stop", n, late.Load())
 		}
 	})
 }

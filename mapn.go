@@ -96,6 +96,10 @@ type endedCall struct {
 // inputs'.
 func (s *mapping[In, Out]) goroutine(int) { s.work() }
 
+// backlog is the number of inputs not taken yet, for the probes' Stop of a
+// Map with Grace.
+func (s *mapping[In, Out]) backlog() int { return max(0, len(s.in)-int(s.next.Load())) }
+
 // work takes inputs until there are none left, or until a failure or the
 // end of ctx stops the call (unless it keeps going).
 //
@@ -106,15 +110,17 @@ func (s *mapping[In, Out]) goroutine(int) { s.work() }
 func (s *mapping[In, Out]) work() {
 	exiting := true
 	defer func() { s.workerDone(exiting) }()
-	done, outer := s.parent.Done(), s.outer
-	// Without KeepGoing, a failure stops the call; with Grace, so does
-	// the stop; without either, nothing stops it but the end of inputs.
-	stops := s.opts&KeepGoing == 0 || s.gr != nil
+	// The caller's ctx stops the call unless it runs every input whatever
+	// happens (KeepGoing without Grace); see call.stopping.
+	var done <-chan struct{}
+	if s.opts&KeepGoing == 0 || s.gr != nil {
+		done = s.parent.Done()
+	}
 	for {
 		if s.opts&KeepGoing == 0 && s.failed.Load() {
 			break
 		}
-		if stops && (s.halted.Load() || closedChan(done) || closedChan(outer)) {
+		if s.halted.Load() || closedChan(done) || closedChan(s.outer) {
 			exiting = false
 			return
 		}

@@ -239,17 +239,14 @@ const (
 	refusedStop           // the call stopped taking new work (the caller's ctx, Grace, Group.Stop)
 )
 
-// refusal says whether children may start now. Without KeepGoing, no child
-// starts after a failure, nor after the call stopped taking new work; with
-// KeepGoing, failures do not stop the group, and only a call with Grace
-// stops taking new work (without it, children start with the caller's ctx
-// done, as every input of Map with KeepGoing does).
+// refusal says whether children may start now: not after a failure
+// (unless the group keeps going), nor after the call stopped taking new
+// work (see call.stopping).
 func (g *Group) refusal() refusal {
-	keepGoing := g.c.opts&KeepGoing != 0
 	switch {
-	case !keepGoing && g.c.failed.Load():
+	case g.c.opts&KeepGoing == 0 && g.c.failed.Load():
 		return refusedFailed
-	case (!keepGoing || g.c.gr != nil) && g.c.stopping():
+	case g.c.stopping():
 		return refusedStop
 	}
 	return admitted

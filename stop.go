@@ -44,11 +44,16 @@ type graceful struct {
 	stopping chan struct{} // closed when the stop begins
 	once     sync.Once     // begins the stop
 	cut      atomic.Bool   // the grace period ended: the functions' context is canceled with the caller's cause
-	mu       sync.Mutex    // guards timer and done
+	mu       sync.Mutex    // guards timer, done and work
 	timer    *time.Timer   // ends the grace period
 	done     bool          // the call has returned: no timer starts
+	work     backlog       // counts the work not started, for the probes; nil if the call cannot
 	unwatch  func() bool   // drops the watch of the caller's ctx
 }
+
+// A backlog counts the work a call has not started, for the probes' Stop:
+// the inputs of Map not taken, the children of a Scope waiting for a slot.
+type backlog interface{ backlog() int }
 
 // startGrace prepares the two phases of a call with a grace period d: its
 // functions get a child of the caller's ctx that the caller's cancellation
@@ -56,6 +61,7 @@ type graceful struct {
 // ctx is done, the stop begins.
 func (c *call) startGrace(d time.Duration) {
 	g := &graceful{d: d, stopping: make(chan struct{})}
+	g.work, _ = c.st.(backlog) // Map's: set before the watch starts
 	c.gr = g
 	base := context.WithValue(context.WithoutCancel(c.parent), stoppingKey{}, g.stopping)
 	c.child, c.cancel = context.WithCancelCause(base)
@@ -63,28 +69,66 @@ func (c *call) startGrace(d time.Duration) {
 	g.unwatch = context.AfterFunc(c.parent, c.ctxDone)
 }
 
+// countBacklog gives a call with Grace whose starter does not count its
+// work not started (Scope's group) what does, for the probes' Stop.
+func (c *call) countBacklog(b backlog) {
+	if g := c.gr; g != nil {
+		g.mu.Lock()
+		g.work = b
+		g.mu.Unlock()
+	}
+}
+
 // halt makes the call stop taking new work, once: the caller's ctx is
 // done (with or without Grace), or Group.Stop was called. With a grace
 // period, the functions then see Stopping closed.
 func (c *call) halt() {
 	c.halted.Store(true)
-	g := c.gr
-	if g == nil {
-		return
+	if g := c.gr; g != nil {
+		g.once.Do(func() { c.stop(0) })
 	}
-	g.once.Do(func() {
-		close(g.stopping)
-		if p, ok := probe.Load().(probe.Stopper); ok {
-			p.Stop(c.parent, c.report().e.Call, g.d)
-		}
-	})
+}
+
+// stop begins the stop of a call with Grace: Stopping closes, and the
+// probes are told, with the grace period if it starts now.
+func (c *call) stop(grace time.Duration) {
+	close(c.gr.stopping)
+	if p, ok := probe.Load().(probe.Stopper); ok {
+		p.Stop(c.parent, c.report().e.Call, c.unstartedWork(), grace)
+	}
+}
+
+// unstartedWork is the work the call has not started, for the probes'
+// Stop: 0 for RunN, which starts every function at once, -1 if the call
+// cannot tell (MapSeq).
+func (c *call) unstartedWork() int {
+	g := c.gr
+	g.mu.Lock()
+	work := g.work
+	g.mu.Unlock()
+	switch {
+	case work != nil:
+		return work.backlog()
+	case c.kind == kindRunN, c.kind == kindScope:
+		// A Scope stopped before countBacklog: its body has not run.
+		return 0
+	}
+	return -1
 }
 
 // ctxDone is the stop of a call with Grace when the caller's ctx is done:
 // the grace period starts.
 func (c *call) ctxDone() {
-	c.halt()
+	c.halted.Store(true)
 	g := c.gr
+	first := false
+	g.once.Do(func() { c.stop(g.d); first = true })
+	if !first {
+		// Group.Stop stopped the call before; its grace period starts now.
+		if p, ok := probe.Load().(probe.Stopper); ok {
+			p.GraceStart(c.parent, c.report().e.Call, g.d)
+		}
+	}
 	g.mu.Lock()
 	if !g.done && g.timer == nil {
 		g.timer = time.AfterFunc(g.d, c.endGrace)
@@ -118,21 +162,18 @@ func (c *call) releaseGrace() {
 	g.mu.Unlock()
 }
 
-// stopping reports whether the call has stopped taking new work: the
-// caller's ctx is done, or the call was stopped (Grace, Group.Stop), or a
-// call it is nested in stops.
+// stopping reports whether the call has stopped taking new work: it was
+// stopped (Grace, Group.Stop), or a call it is nested in stops, or the
+// caller's ctx is done. A call that runs every function whatever happens
+// (KeepGoing without Grace) does not stop for the caller's ctx alone.
 func (c *call) stopping() bool {
-	if c.halted.Load() {
+	if c.halted.Load() || closedChan(c.outer) {
 		return true
 	}
-	select {
-	case <-c.parent.Done():
-		return true
-	case <-c.outer:
-		return true
-	default:
+	if c.opts&KeepGoing != 0 && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
 		return false
 	}
+	return closedChan(c.parent.Done())
 }
 
 // watchOuter makes a call that starts work over time (Map, ForEach, Scope,

@@ -8,6 +8,23 @@
 //	      children[0]                          running 1.5s
 //	  recs (f2)                                running 2.001s
 //
+// A call with a grace period (task.Grace) that has stopped taking new work
+// says so after its running time: how many of its functions still run,
+// how much work it leaves not started (inputs of Map, children of a Scope
+// waiting for a slot; not said by MapSeq, which cannot tell), and the
+// grace period left, once it has started (a Scope stopped by Group.Stop
+// has its grace period start when its caller's ctx is done):
+//
+//	task.Map                                   running 1.8s; stopping, 2 running, 12 not started, 4.2s of grace left
+//	  inputs[0]                                running 1.8s
+//	  inputs[1]                                running 1.8s
+//
+// Once the grace period has ended, its functions still running were
+// canceled, and those that have not returned yet are listed:
+//
+//	task.Map                                   running 7s; cut, 1 running
+//	  inputs[0]                                running 7s
+//
 // Call [Enable] once, early in main. The registry costs a lock per call
 // and per function while enabled; programs that do not enable it pay
 // nothing for it.
@@ -58,7 +75,12 @@ func Write(w io.Writer) error {
 			if n.queued {
 				state = "waiting"
 			}
-			fmt.Fprintf(&b, "%-42s %s %v\n", label, state, now.Sub(n.start))
+			fmt.Fprintf(&b, "%-42s %s %v", label, state, now.Sub(n.start))
+			if n.stop != nil {
+				b.WriteString("; ")
+				n.stop.write(&b, n, now)
+			}
+			b.WriteByte('\n')
 			walk(n.children, depth+1)
 		}
 	}
@@ -78,7 +100,40 @@ type node struct {
 	start    time.Time
 	parent   *node // nil for a call at the top
 	children map[*node]bool
-	queued   bool // a child of a Scope waiting for a slot
+	queued   bool       // a child of a Scope waiting for a slot
+	call     bool       // a call, not a function
+	stop     *stopState // a call that stopped taking new work (Grace)
+}
+
+// A stopState is the stop of a call with a grace period.
+type stopState struct {
+	notStarted int       // the work not started at the stop; -1: the call could not tell
+	graceEnd   time.Time // when the grace period ends; zero until it starts
+	cut        bool      // the grace period ended: the functions still running were canceled
+}
+
+// write writes the state of n, a call that stopped: "stopping, 3 running,
+// 12 not started, 4.2s of grace left", or once the grace period has ended
+// "cut, 1 running". The functions running are those of n still registered,
+// waiting children of a Scope left out.
+func (s *stopState) write(b *strings.Builder, n *node, now time.Time) {
+	running := 0
+	for c := range n.children {
+		if !c.queued {
+			running++
+		}
+	}
+	if s.cut {
+		fmt.Fprintf(b, "cut, %d running", running)
+		return
+	}
+	fmt.Fprintf(b, "stopping, %d running", running)
+	if s.notStarted >= 0 {
+		fmt.Fprintf(b, ", %d not started", s.notStarted)
+	}
+	if !s.graceEnd.IsZero() {
+		fmt.Fprintf(b, ", %v of grace left", max(s.graceEnd.Sub(now), 0))
+	}
 }
 
 type key struct{}
@@ -110,6 +165,7 @@ type registry struct{}
 
 func (registry) Call(ctx context.Context, call string) (context.Context, func(error)) {
 	ctx, n := add(ctx, "task."+call)
+	n.call = true // before another goroutine can see n, as it is written without mu
 	return ctx, func(error) { remove(n) }
 }
 
@@ -134,4 +190,51 @@ func (registry) Named(ctx context.Context, name string) (context.Context, func()
 		mu.Unlock()
 	}
 	return ctx, func() {}
+}
+
+// callNode is the node of the call whose context, as Call returned it, is ctx.
+func callNode(ctx context.Context) *node {
+	if n, ok := ctx.Value(key{}).(*node); ok && n.call {
+		return n
+	}
+	return nil
+}
+
+// Stop records that a call with a grace period stopped taking new work.
+func (registry) Stop(ctx context.Context, call string, notStarted int, grace time.Duration) {
+	n := callNode(ctx)
+	if n == nil {
+		return
+	}
+	s := &stopState{notStarted: notStarted}
+	if grace > 0 {
+		s.graceEnd = time.Now().Add(grace)
+	}
+	mu.Lock()
+	n.stop = s
+	mu.Unlock()
+}
+
+// GraceStart records the start of the grace period of a call that
+// Group.Stop stopped.
+func (registry) GraceStart(ctx context.Context, call string, grace time.Duration) {
+	if n := callNode(ctx); n != nil {
+		end := time.Now().Add(grace)
+		mu.Lock()
+		if n.stop != nil {
+			n.stop.graceEnd = end
+		}
+		mu.Unlock()
+	}
+}
+
+// GraceEnd records the end of the grace period of a call.
+func (registry) GraceEnd(ctx context.Context, call string) {
+	if n := callNode(ctx); n != nil {
+		mu.Lock()
+		if n.stop != nil {
+			n.stop.cut = true
+		}
+		mu.Unlock()
+	}
 }

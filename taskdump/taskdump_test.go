@@ -117,3 +117,121 @@ func TestDumpQueued(t *testing.T) {
 		t.Errorf("dump:\n%s\nwant children[0] running and children[1] waiting", got)
 	}
 }
+
+// dumpAt writes the dump once the fake clock of the bubble is at d since
+// start, and everything has settled.
+func dumpAt(t *testing.T, start time.Time, d time.Duration) string {
+	t.Helper()
+	time.Sleep(d - time.Since(start))
+	synctest.Wait()
+	var b strings.Builder
+	if err := taskdump.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestDumpStop: a Map with a grace period shows, once its caller's ctx is
+// done, what it still runs, what it will not start and the grace left;
+// once the grace period has ended, that its functions were cut.
+func TestDumpStop(t *testing.T) {
+	taskdump.Enable()
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(time.Second, cancel)
+		inputs := make([]int, 14)
+		for i := range inputs {
+			inputs[i] = i
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			task.Map(ctx, inputs, 2, func(ctx context.Context, i int) (int, error) {
+				if i == 0 {
+					time.Sleep(10 * time.Second) // deaf to ctx: outlives the cut
+					return 0, nil
+				}
+				<-ctx.Done()
+				return 0, ctx.Err()
+			}, task.Grace(5*time.Second))
+		}()
+		for _, c := range []struct {
+			at   time.Duration
+			want string
+		}{
+			{500 * time.Millisecond, `task.Map                                   running 500ms
+  inputs[0]                                running 500ms
+  inputs[1]                                running 500ms
+`},
+			{1800 * time.Millisecond, `task.Map                                   running 1.8s; stopping, 2 running, 12 not started, 4.2s of grace left
+  inputs[0]                                running 1.8s
+  inputs[1]                                running 1.8s
+`},
+			{7 * time.Second, `task.Map                                   running 7s; cut, 1 running
+  inputs[0]                                running 7s
+`},
+		} {
+			if got := dumpAt(t, start, c.at); got != c.want {
+				t.Errorf("dump at %v:\n%s\nwant:\n%s", c.at, got, c.want)
+			}
+		}
+		<-done
+		if got := dumpAt(t, start, 11*time.Second); got != "" {
+			t.Errorf("calls left after they returned:\n%s", got)
+		}
+	})
+}
+
+// TestDumpGroupStop: a Scope stopped by its body shows the children it
+// will not start, and no grace left until its caller's ctx is done.
+func TestDumpGroupStop(t *testing.T) {
+	taskdump.Enable()
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(3*time.Second, cancel)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
+				g.SetLimit(1)
+				first := task.Spawn(g, func(ctx context.Context) (int, error) { <-ctx.Done(); return 0, ctx.Err() })
+				for range 3 {
+					task.Spawn(g, func(context.Context) (int, error) { return 0, nil })
+				}
+				time.Sleep(time.Second)
+				g.Stop()
+				return first.Wait(context.WithoutCancel(ctx))
+			}, task.Grace(5*time.Second))
+		}()
+		for _, c := range []struct {
+			at   time.Duration
+			want string
+		}{
+			{500 * time.Millisecond, `task.Scope                                 running 500ms
+  body                                     running 500ms
+  children[0]                              running 500ms
+  children[1]                              waiting 500ms
+  children[2]                              waiting 500ms
+  children[3]                              waiting 500ms
+`},
+			{2 * time.Second, `task.Scope                                 running 2s; stopping, 2 running, 3 not started
+  body                                     running 2s
+  children[0]                              running 2s
+`},
+			{4 * time.Second, `task.Scope                                 running 4s; stopping, 2 running, 3 not started, 4s of grace left
+  body                                     running 4s
+  children[0]                              running 4s
+`},
+		} {
+			if got := dumpAt(t, start, c.at); got != c.want {
+				t.Errorf("dump at %v:\n%s\nwant:\n%s", c.at, got, c.want)
+			}
+		}
+		<-done
+		if got := dumpAt(t, start, 9*time.Second); got != "" {
+			t.Errorf("calls left after they returned:\n%s", got)
+		}
+	})
+}

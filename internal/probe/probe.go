@@ -65,7 +65,6 @@ func Install(p Probe) {
 	active.Store(&all)
 }
 
-// chain runs several probes as one.
 // A Queuer is a Probe that is also told of the children of a Scope that
 // wait for a slot: Queued is called when one starts waiting, and the
 // function it returns when it stops (it starts, is run inline by a wait,
@@ -74,20 +73,47 @@ type Queuer interface {
 	Queued(ctx context.Context, call, arg string) func()
 }
 
-// A Stopper is a Probe that is also told of the two phases of a call with
-// a grace period: Stop when it stops taking new work, GraceEnd when the
-// grace period ends and the functions still running are canceled.
+// A Stopper is a Probe that is also told of the phases of a call with a
+// grace period (task.Grace), with the context the Probe's Call returned:
+//
+//   - Stop, once, when the call stops taking new work: its caller's ctx is
+//     done, or the body of a Scope called Group.Stop. notStarted is the
+//     work it leaves not started then: the inputs of Map not taken, the
+//     children of a Scope waiting for a slot (those spawned later are
+//     refused too), 0 for RunN; -1 if the call cannot tell (MapSeq: the
+//     rest of a sequence). It is a count at that instant: a worker of Map
+//     that was taking an input as the stop came still starts it. grace is
+//     the grace period if it starts with the stop, because the caller's
+//     ctx is done; 0 if it does not start yet (Group.Stop: the functions
+//     running go on until the caller's ctx is done).
+//   - GraceStart, when the grace period starts after a Stop with grace 0.
+//   - GraceEnd, when the grace period ends: the functions still running
+//     are canceled.
+//
+// The three come in this order, from any goroutine. A call that returns
+// within its grace period has no GraceEnd; the caller's ctx may end as the
+// call returns, and a probe be told of its stop after its end.
 type Stopper interface {
-	Stop(ctx context.Context, call string, grace time.Duration)
+	Stop(ctx context.Context, call string, notStarted int, grace time.Duration)
+	GraceStart(ctx context.Context, call string, grace time.Duration)
 	GraceEnd(ctx context.Context, call string)
 }
 
+// chain runs several probes as one.
 type chain []Probe
 
-func (c chain) Stop(ctx context.Context, call string, grace time.Duration) {
+func (c chain) Stop(ctx context.Context, call string, notStarted int, grace time.Duration) {
 	for _, p := range c {
 		if s, ok := p.(Stopper); ok {
-			s.Stop(ctx, call, grace)
+			s.Stop(ctx, call, notStarted, grace)
+		}
+	}
+}
+
+func (c chain) GraceStart(ctx context.Context, call string, grace time.Duration) {
+	for _, p := range c {
+		if s, ok := p.(Stopper); ok {
+			s.GraceStart(ctx, call, grace)
 		}
 	}
 }
