@@ -7,6 +7,14 @@
 // "task.goexit"). The trace then shows the fan-out, what each goroutine
 // ran, and the await that waited for them.
 //
+// The graceful stop of a call with a grace period (task.Grace) is logged
+// in the call's task: "task.stop" when it stops taking new work, with the
+// work it leaves not started and the grace period ("12 not started, 5s of
+// grace"); "task.grace_start" when the grace period starts after the stop
+// (a Scope stopped by Group.Stop, whose caller's ctx is done later);
+// "task.grace_end" when the grace period ends and the functions still
+// running are canceled.
+//
 // Call [Enable] once, early in main. When no trace is being recorded the
 // probe returns at once; programs that do not import this package do not
 // link runtime/trace through package task.
@@ -16,7 +24,9 @@ import (
 	"context"
 	"fmt"
 	"runtime/trace"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/tasktuple/task/internal/probe"
 )
@@ -68,4 +78,35 @@ func (tracer) Named(ctx context.Context, name string) (context.Context, func()) 
 	}
 	r := trace.StartRegion(ctx, name)
 	return ctx, r.End
+}
+
+// Stop logs the stop of a call with a grace period in its task.
+func (tracer) Stop(ctx context.Context, call string, notStarted int, grace time.Duration) {
+	if !trace.IsEnabled() {
+		return
+	}
+	msg := ""
+	if notStarted >= 0 {
+		msg = strconv.Itoa(notStarted) + " not started, "
+	}
+	if grace > 0 {
+		msg += grace.String() + " of grace"
+	} else {
+		msg += "the grace period starts when ctx is done"
+	}
+	trace.Log(ctx, "task.stop", msg)
+}
+
+// GraceStart logs the start of the grace period after the stop.
+func (tracer) GraceStart(ctx context.Context, call string, grace time.Duration) {
+	if trace.IsEnabled() {
+		trace.Log(ctx, "task.grace_start", grace.String()+" of grace")
+	}
+}
+
+// GraceEnd logs the end of the grace period.
+func (tracer) GraceEnd(ctx context.Context, call string) {
+	if trace.IsEnabled() {
+		trace.Log(ctx, "task.grace_end", "the functions still running are canceled")
+	}
 }

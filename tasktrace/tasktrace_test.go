@@ -6,6 +6,8 @@ import (
 	"errors"
 	"runtime/trace"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/tasktuple/task"
 	"github.com/tasktuple/task/tasktrace"
@@ -27,6 +29,31 @@ func TestRecords(t *testing.T) {
 	}
 	trace.Stop()
 	for _, want := range []string{"task.Run2", "Run2 f1", "recs", "task.error"} {
+		if !bytes.Contains(b.Bytes(), []byte(want)) {
+			t.Errorf("the trace does not mention %q", want)
+		}
+	}
+}
+
+// TestRecordsStop checks that the stop of a call with a grace period and
+// the end of its grace period are in the trace; tracetest/ checks that they
+// are logged in the call's task.
+func TestRecordsStop(t *testing.T) {
+	tasktrace.Enable()
+	var b bytes.Buffer
+	if err := trace.Start(&b); err != nil {
+		t.Fatal(err)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(time.Second, cancel)
+		task.Map(ctx, []int{0, 1, 2}, 1, func(ctx context.Context, i int) (int, error) {
+			time.Sleep(10 * time.Second) // deaf to ctx: outlives the grace period
+			return i, nil
+		}, task.Grace(5*time.Second))
+	})
+	trace.Stop()
+	for _, want := range []string{"task.Map", "task.stop", "2 not started, 5s of grace", "task.grace_end"} {
 		if !bytes.Contains(b.Bytes(), []byte(want)) {
 			t.Errorf("the trace does not mention %q", want)
 		}
