@@ -45,6 +45,19 @@
 //     call's own when the caller's ctx is not done: MapSeq's, when the
 //     loop over it breaks out ("canceled by the call").
 //
+// The graceful stop of a call with a grace period (task.Grace) is recorded
+// on the call's span:
+//
+//   - a "task.stop" event when it stops taking new work (its caller's ctx
+//     is done, or Group.Stop), with task.not_started, the inputs of Map
+//     not started or the children of a Scope waiting for a slot (MapSeq
+//     cannot tell: none), and task.grace, the grace period in seconds, if
+//     it starts then (with Group.Stop it starts when the caller's ctx is
+//     done, with a "task.grace_start" event with task.grace);
+//   - a "task.grace_end" event when the grace period ends, and the
+//     functions still running are canceled. A call that returns within
+//     the grace period has none.
+//
 // A call records its error, with status Error and error.type. A call that
 // raises a panic records its message without the stacks, which are in
 // the exception events of the functions that panicked, and as error.type
@@ -68,6 +81,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tasktuple/task"
 	"github.com/tasktuple/task/internal/probe"
@@ -89,6 +103,8 @@ const (
 	causeKey      = attribute.Key("task.cause")
 	causeArgKey   = attribute.Key("task.cause.arg")
 	causeIndexKey = attribute.Key("task.cause.index")
+	notStartedKey = attribute.Key("task.not_started")
+	graceKey      = attribute.Key("task.grace")
 )
 
 // The names of the events this package adds, besides "exception".
@@ -97,6 +113,10 @@ const (
 	eventFailed = "canceled because another function failed"
 	eventLost   = "canceled because another function succeeded"
 	eventCall   = "canceled by the call"
+
+	eventStop       = "task.stop"
+	eventGraceStart = "task.grace_start"
+	eventGraceEnd   = "task.grace_end"
 )
 
 // An Option configures Install.
@@ -267,6 +287,48 @@ func (c *callCtx) end(err error) {
 		c.span.SetAttributes(semconv.ErrorType(err))
 	}
 	c.span.End()
+}
+
+// callSpan is the span of the call whose context, as the probes' Call
+// returned it, is ctx; nil for a call that started before Install, whose
+// ctx holds the span of a function of its caller, if any.
+func callSpan(ctx context.Context) trace.Span {
+	c, ok := ctx.Value(callCtxKey{}).(*callCtx)
+	if !ok || trace.SpanFromContext(ctx).SpanContext().SpanID() != c.span.SpanContext().SpanID() {
+		return nil
+	}
+	return c.span
+}
+
+// Stop records the stop of a call with a grace period.
+func (prober) Stop(ctx context.Context, call string, notStarted int, grace time.Duration) {
+	span := callSpan(ctx)
+	if span == nil || !span.IsRecording() {
+		return
+	}
+	attrs := make([]attribute.KeyValue, 0, 2)
+	if notStarted >= 0 {
+		attrs = append(attrs, notStartedKey.Int(notStarted))
+	}
+	if grace > 0 {
+		attrs = append(attrs, graceKey.Float64(grace.Seconds()))
+	}
+	span.AddEvent(eventStop, trace.WithAttributes(attrs...))
+}
+
+// GraceStart records the start of the grace period of a call that
+// Group.Stop stopped.
+func (prober) GraceStart(ctx context.Context, call string, grace time.Duration) {
+	if span := callSpan(ctx); span != nil {
+		span.AddEvent(eventGraceStart, trace.WithAttributes(graceKey.Float64(grace.Seconds())))
+	}
+}
+
+// GraceEnd records the end of the grace period of a call.
+func (prober) GraceEnd(ctx context.Context, call string) {
+	if span := callSpan(ctx); span != nil {
+		span.AddEvent(eventGraceEnd)
+	}
 }
 
 // raised is the panic that a call ending with err raises: the error itself
