@@ -402,7 +402,8 @@ func (s *site) scope() bool {
 		})
 		return true
 	}
-	if !s.movableBody(body) {
+	returns, ok := s.movableBody(body)
+	if !ok {
 		return false
 	}
 	for _, call := range s.goCalls {
@@ -443,10 +444,29 @@ func (s *site) scope() bool {
 	if !ok {
 		return false
 	}
+	// A return in the body becomes the body's failure, which the wait's
+	// error path returns: the same other results.
+	var inner []analysis.TextEdit
+	if len(returns) > 0 {
+		others, ok := s.errorPathResults(form, as)
+		if !ok {
+			return false
+		}
+		for _, r := range returns {
+			if len(r.Results) != len(others)+1 {
+				return false
+			}
+			for k, o := range others {
+				if s.src(r.Results[k]) != o || !pureExprs(info, r.Results[k:k+1]) {
+					return false
+				}
+			}
+			inner = append(inner, analysis.TextEdit{Pos: r.Results[0].Pos(), End: r.Results[len(r.Results)-1].Pos(), NewText: []byte("struct{}{}, ")})
+		}
+	}
 	// The body's text: each closure gets the context parameter of
 	// Group.Go, which it leaves unnamed (it keeps the variable it
 	// captures, now the body's), and SetLimit a limit of at least 1.
-	var inner []analysis.TextEdit
 	for _, call := range s.goCalls {
 		if lit := closureOf(call); lit != nil {
 			results := "error"
@@ -512,6 +532,9 @@ func (s *site) scope() bool {
 	if s.setLimit != nil {
 		what += "; at the limit, Go queues the child rather than blocking the loop"
 	}
+	if len(returns) > 0 {
+		what += "; a return from the body waits for the children it started, and its error comes in the *task.CallError"
+	}
 	return s.report(f,
 		fmt.Sprintf("this errgroup fan-out is a task.Scope with %s.Go children: rewrite it to get every error (a *task.CallError) and panics passed to the caller; %s", s.group.Name(), what),
 		"Rewrite to task.Scope")
@@ -575,6 +598,48 @@ func (s *site) recursiveLimiter() bool {
 	return false
 }
 
+// errorPathResults returns the source of the results other than the error
+// that the function returns when the wait fails: the wait's statement is
+// return ..., g.Wait(), or its check is if err != nil { return ..., err }.
+func (s *site) errorPathResults(form waitForm, as *ast.AssignStmt) ([]string, bool) {
+	info := s.info()
+	var ret *ast.ReturnStmt
+	var errVar *types.Var
+	switch form {
+	case waitExpr:
+		r, ok := s.wait.(*ast.ReturnStmt)
+		if !ok || len(r.Results) == 0 || ast.Unparen(r.Results[len(r.Results)-1]) != s.waitCall {
+			return nil, false
+		}
+		ret = r
+	case waitIfInit, waitAssign:
+		errVar = varOf(info, as.Lhs[0])
+		check, _ := s.wait.(*ast.IfStmt)
+		if form == waitAssign && s.w+1 < len(s.list) {
+			check, _ = s.list[s.w+1].(*ast.IfStmt)
+			if check != nil && check.Init != nil {
+				return nil, false
+			}
+		}
+		if check == nil || check.Else != nil || !isNotNil(info, check.Cond, errVar) || len(check.Body.List) != 1 {
+			return nil, false
+		}
+		r, ok := check.Body.List[0].(*ast.ReturnStmt)
+		if !ok || len(r.Results) == 0 || varOf(info, r.Results[len(r.Results)-1]) != errVar {
+			return nil, false
+		}
+		ret = r
+	}
+	var others []string
+	for _, e := range ret.Results[:len(ret.Results)-1] {
+		if !pureExprs(info, []ast.Expr{e}) {
+			return nil, false
+		}
+		others = append(others, s.src(e))
+	}
+	return others, true
+}
+
 // spawnsUnderLimit reports whether a child calls g.Go or g.TryGo.
 func (s *site) spawnsUnderLimit() bool {
 	for _, outer := range s.goCalls {
@@ -588,11 +653,12 @@ func (s *site) spawnsUnderLimit() bool {
 }
 
 // movableBody reports whether the statements can move into a function
-// literal: no return, defer, goto or branch out of them, no label, and no
-// variable they declare used after them.
-func (s *site) movableBody(body []ast.Stmt) bool {
+// literal: no defer, goto or branch out of them, no label, and no variable
+// they declare used after them. It returns their return statements, which
+// the caller must map.
+func (s *site) movableBody(body []ast.Stmt) (returns []*ast.ReturnStmt, ok bool) {
 	info := s.info()
-	ok := true
+	ok = true
 	for _, st := range body {
 		loops, breakables := 0, 0 // loops, and loops, switches and selects, entered
 		var visit func(n ast.Node) bool
@@ -603,7 +669,9 @@ func (s *site) movableBody(body []ast.Stmt) bool {
 			switch n := n.(type) {
 			case *ast.FuncLit:
 				return false
-			case *ast.ReturnStmt, *ast.DeferStmt, *ast.LabeledStmt:
+			case *ast.ReturnStmt:
+				returns = append(returns, n)
+			case *ast.DeferStmt, *ast.LabeledStmt:
 				ok = false
 			case *ast.BranchStmt:
 				if n.Label != nil || n.Tok == token.GOTO || n.Tok == token.FALLTHROUGH {
@@ -634,7 +702,7 @@ func (s *site) movableBody(body []ast.Stmt) bool {
 		}
 		ast.Inspect(st, visit)
 		if !ok {
-			return false
+			return nil, false
 		}
 	}
 	// Variables declared at the top of the body and used after it.
@@ -667,10 +735,10 @@ func (s *site) movableBody(body []ast.Stmt) bool {
 			}
 			for _, later := range s.list[s.w:] {
 				if refers(info, later, d) {
-					return false
+					return nil, false
 				}
 			}
 		}
 	}
-	return true
+	return returns, true
 }

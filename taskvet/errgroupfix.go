@@ -327,8 +327,12 @@ func (s *site) matchDerived() bool {
 			// errgroup.WithContext(ctx) at the top of a function):
 			// straight-line uses before are fine, a closure could run
 			// after.
-			for range s.cursorOf(id).Enclosing((*ast.FuncLit)(nil)) {
-				return false
+			fn, _ := enclosingFunc(s.cur)
+			for c := range s.cursorOf(id).Enclosing((*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+				if c.Node() != fn {
+					return false
+				}
+				break
 			}
 			continue
 		}

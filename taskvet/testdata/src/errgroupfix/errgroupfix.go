@@ -636,3 +636,15 @@ func kept(ctx context.Context) error {
 	g.Go(func() error { return ping(ctx) })
 	return g.Wait()
 }
+
+// The derived context reassigns a variable of the enclosing function
+// literal, as in a cobra command's RunE.
+func inFuncLit(ctx context.Context) func() error {
+	return func() error {
+		ctx := ctx
+		g, ctx := errgroup.WithContext(ctx) // want `task.Do`
+		g.Go(func() error { return ping(ctx) })
+		g.Go(func() error { return ping(ctx) })
+		return g.Wait()
+	}
+}

@@ -186,6 +186,22 @@ func tree(ctx context.Context, root *Node) error {
 
 type Node struct{ Children []*Node }
 
+// A return inside the loop becomes the body's failure, which the wait's
+// check returns as it did.
+func returns(ctx context.Context, items []Item) (int, error) {
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: .*; a return from the body waits for the children it started, and its error comes in the \*task.CallError`
+	for _, it := range items {
+		if it.ID < 0 {
+			return 0, fmt.Errorf("bad item %d", it.ID)
+		}
+		g.Go(func() error { return process(ctx, it) })
+	}
+	if err := g.Wait(); err != nil {
+		return 0, err
+	}
+	return len(items), nil
+}
+
 // Diagnostics without a fix.
 
 // SetLimit, and children that call g.Go: errgroup blocks them at the
@@ -282,17 +298,19 @@ func effectFirst(ctx context.Context, items []Item) error {
 	return g.Wait()
 }
 
-// A return inside the loop leaves the function: it cannot move into a
-// Scope's body.
-func returns(ctx context.Context, items []Item) error {
+// A return whose other results differ from those of the wait's check.
+func returnsOther(ctx context.Context, items []Item) (int, error) {
 	g, ctx := errgroup.WithContext(ctx)
-	for _, it := range items {
+	for i, it := range items {
 		if it.ID < 0 {
-			return fmt.Errorf("bad item %d", it.ID)
+			return i, fmt.Errorf("bad item %d", it.ID)
 		}
 		g.Go(func() error { return process(ctx, it) })
 	}
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return 0, err
+	}
+	return len(items), nil
 }
 
 // A variable declared between the group and the wait is read after it.
