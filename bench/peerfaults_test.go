@@ -216,7 +216,9 @@ func TestSpawnAtTheLimit(t *testing.T) {
 // TestPanicsInADynamicLoop: two of 100 children started by a loop at a
 // limit of 8 panic. conc's pool raises one of the two values from Wait,
 // as TestTwoPanics pins for its WaitGroup; task.Scope raises the first in
-// spawn order, holding the second.
+// spawn order, holding the second. In the Scope the first panics only once
+// the second has started: after a failure no child waiting for a slot
+// starts (Group.SetLimit), so the second would otherwise not run at all.
 func TestPanicsInADynamicLoop(t *testing.T) {
 	ctx := context.Background()
 	boom := func(i int) {
@@ -244,11 +246,24 @@ func TestPanicsInADynamicLoop(t *testing.T) {
 		t.Errorf("conc's behavior changed: the panic holds %q", msg)
 	}
 
+	secondStarted := make(chan struct{})
 	p, _, _, _ = outcomeOf(func() error {
 		_, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
 			g.SetLimit(8)
 			for i := range 100 {
-				task.Spawn(g, func(context.Context) (struct{}, error) { boom(i); return struct{}{}, nil })
+				task.Spawn(g, func(context.Context) (struct{}, error) {
+					switch i {
+					case 10:
+						select {
+						case <-secondStarted:
+						case <-time.After(hangGuard):
+						}
+					case 50:
+						close(secondStarted)
+					}
+					boom(i)
+					return struct{}{}, nil
+				})
 			}
 			return 0, nil
 		})

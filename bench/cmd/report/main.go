@@ -1,10 +1,11 @@
 // Command report runs the side-by-side benchmarks of this module with
-// repetitions (BenchmarkFanout, BenchmarkDynamic, BenchmarkStream,
-// BenchmarkStreamHeap and BenchmarkScale), takes medians, and writes docs/benchmarks.md (tables
-// in the shape of BenchmarkDotNet: Method | Mean | Ratio | Allocated | Alloc
-// Ratio), docs/benchmarks.svg (time and allocations against N per library,
-// for the fan-out of N typed calls) and docs/benchmarks.txt (the raw
-// `go test -bench` output, for benchstat).
+// repetitions (BenchmarkFanout, BenchmarkDynamic, BenchmarkLoop,
+// BenchmarkStream, BenchmarkStreamHeap and BenchmarkScale), takes medians,
+// and writes docs/benchmarks.md (tables in the shape of BenchmarkDotNet:
+// Method | Mean | Ratio | Allocated | Alloc Ratio), docs/benchmarks.svg
+// (time and allocations against N per library, for the fan-out of N typed
+// calls) and docs/benchmarks.txt (the raw `go test -bench` output, for
+// benchstat).
 //
 // Run it from the bench directory:
 //
@@ -13,7 +14,10 @@
 //	go run ./cmd/report -input ../docs/benchmarks.txt  # re-render a run
 //
 // A run of some of the benchmarks (-bench '^BenchmarkDynamic$') renders
-// the sections of the others as not measured, and keeps the chart.
+// the sections of the others as not measured, and keeps the chart; give
+// it -docs to keep the full report:
+//
+//	go run ./cmd/report -bench '^BenchmarkLoop$' -docs /tmp/loop   # one set
 package main
 
 import (
@@ -36,7 +40,7 @@ import (
 func main() {
 	count := flag.Int("count", 10, "repetitions of each benchmark: rounds of go test -count 1")
 	benchtime := flag.String("benchtime", "50ms", "time per repetition (-benchtime of go test)")
-	bench := flag.String("bench", "^Benchmark(Fanout|Dynamic|Stream|StreamHeap|Scale)$", "benchmarks to run (-bench of go test)")
+	bench := flag.String("bench", "^Benchmark(Fanout|Dynamic|Loop|Stream|StreamHeap|Scale)$", "benchmarks to run (-bench of go test)")
 	input := flag.String("input", "", "render this saved go test output instead of running the benchmarks")
 	docs := flag.String("docs", "../docs", "folder to write benchmarks.md, .svg and .txt to")
 	flag.Parse()

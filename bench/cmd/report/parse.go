@@ -15,15 +15,18 @@ import (
 const (
 	benchFanout     = "Fanout"     // a fan-out of N typed calls: impl, n, mode
 	benchDynamic    = "Dynamic"    // a loop that starts n children: impl, n, mode
+	benchLoop       = "Loop"       // errgroup's loop over n inputs: impl, out, n, mode, limit
 	benchStream     = "Stream"     // a stream of n inputs: impl, n, limit
 	benchStreamHeap = "StreamHeap" // the heap of the same streams
 	benchScale      = "Scale"      // costs that must not grow with n: impl, n, mode
 )
 
-var benchNames = []string{benchFanout, benchDynamic, benchStream, benchStreamHeap, benchScale}
+var benchNames = []string{benchFanout, benchDynamic, benchLoop, benchStream, benchStreamHeap, benchScale}
 
-// key names one sub-benchmark: BenchmarkFanout/impl=X/n=N/mode=M. Where
-// the name has no mode, mode holds its other key=value parts
+// key names one sub-benchmark: BenchmarkFanout/impl=X/n=N/mode=M. mode
+// holds the mode, then the name's other key=value parts in sorted order,
+// joined by slashes (BenchmarkLoop/impl=X/out=err/n=N/mode=M/limit=8:
+// "M/limit=8/out=err"); where the name has no mode, just the other parts
 // (BenchmarkStream/impl=X/n=N/limit=8: "limit=8").
 type key struct {
 	impl string
@@ -196,9 +199,11 @@ func parseName(base string, name benchfmt.Name) (key, bool) {
 			others = append(others, kv)
 		}
 	}
-	if k.mode == "" {
-		k.mode = strings.Join(others, "/")
+	slices.Sort(others)
+	if k.mode != "" {
+		others = append([]string{k.mode}, others...)
 	}
+	k.mode = strings.Join(others, "/")
 	return k, k.impl != "" && k.n > 0 && k.mode != ""
 }
 

@@ -48,6 +48,8 @@ BenchmarkDynamic/impl=errgroup-ctx/n=1000/mode=immediate-2   10   500000 ns/op  
 BenchmarkDynamic/impl=task-scope/n=1000/mode=immediate-2     10   450000 ns/op   190000 B/op   2000 allocs/op
 BenchmarkStream/impl=pipeline/n=1000/limit=8-2       100   500000 ns/op   10000 B/op   60 allocs/op
 BenchmarkStream/impl=task-mapseq/n=1000/limit=8-2    100   400000 ns/op   50000 B/op   1000 allocs/op
+BenchmarkStream/impl=task-map/n=1000/limit=8-2       100   300000 ns/op   34000 B/op     28 allocs/op
+BenchmarkStream/impl=task-mapseq-unordered/n=1000/limit=8-2    100   500000 ns/op   1700 B/op   22 allocs/op
 BenchmarkStreamHeap/impl=task-mapseq/n=1000/limit=8-2      100   400000 ns/op   2760 held-heap-B   50000 peak-heap-B   50000 B/op   1000 allocs/op
 BenchmarkStreamHeap/impl=task-mapseq/n=1000000/limit=8-2     1   400000000 ns/op   1752 held-heap-B   3800000 peak-heap-B   48000000 B/op   1000000 allocs/op
 `
@@ -57,8 +59,8 @@ func TestParseDynamicAndStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.of(benchFanout).rows) != 0 || len(s.of(benchDynamic).rows) != 4 || len(s.of(benchStream).rows) != 2 {
-		t.Fatalf("rows: fanout %d, dynamic %d, stream %d; want 0, 4, 2",
+	if len(s.of(benchFanout).rows) != 0 || len(s.of(benchDynamic).rows) != 4 || len(s.of(benchStream).rows) != 4 {
+		t.Fatalf("rows: fanout %d, dynamic %d, stream %d; want 0, 4, 4",
 			len(s.of(benchFanout).rows), len(s.of(benchDynamic).rows), len(s.of(benchStream).rows))
 	}
 	h, ok := s.of(benchStreamHeap).rows[key{"task-mapseq", 1_000_000, "limit=8"}]
@@ -75,12 +77,14 @@ func TestParseDynamicAndStream(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, tg := range append(dynamicTargets(s.of(benchDynamic)), streamTargets(s.of(benchStreamHeap))...) {
+	for _, tg := range append(dynamicTargets(s.of(benchDynamic)), streamTargets(s.of(benchStream), s.of(benchStreamHeap))...) {
 		got = append(got, fmt.Sprintf("%v %s", tg.met, tg.what))
 	}
 	want := []string{
 		"true Scope at or under 0.8× errgroup.WithContext's time and allocations at 16 children (mode=immediate)",
 		"false Scope at or under 0.8× errgroup.WithContext's time and allocations at 1,000 children (mode=immediate)",
+		"true MapSeq's time per input at or under 1.5× Map's (10^3 inputs; limit=8)",           // 1.33×
+		"false MapSeqUnordered's time per input at or under 1.5× Map's (10^3 inputs; limit=8)", // 1.67×
 		"true MapSeq's heap flat over 10^6 inputs (peak; limit=8)",
 	}
 	if !slices.Equal(got, want) {

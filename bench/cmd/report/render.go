@@ -97,6 +97,7 @@ func tablesOnly(s suite) []byte {
 	var w bytes.Buffer
 	tables(&w, s.of(benchFanout))
 	dynamicTables(&w, s.of(benchDynamic))
+	loopTables(&w, s.of(benchLoop))
 	streamTables(&w, s.of(benchStream), s.of(benchStreamHeap))
 	scaleTables(&w, s.of(benchScale))
 	return w.Bytes()
@@ -333,9 +334,10 @@ minute on this shared machine falls on every implementation alike. **Mean** is t
 (golang.org/x/perf benchmath), **Ratio** and **Alloc Ratio** are against the hand-written
 `+"`sync.WaitGroup`"+` of the same N and mode (for already-completed results, against reugn/async's
 completed future). **vs floor** is the time and the bytes against `+"`floor`"+`, what an expert writes
-by hand for the one call site, of the same N and mode: issue 13 makes it the bar. Two more sets follow the fan-out: a [dynamic fan-out](#dynamic-fan-out) of
-16 to 100,000 children started by a loop, [streaming](#streaming) 10^3 and 10^6 inputs at a
-limit, and the costs that must not grow with the number of tasks ([scale](#scale)). The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
+by hand for the one call site, of the same N and mode: issue 13 makes it the bar. More sets follow the fan-out: a [dynamic fan-out](#dynamic-fan-out) of
+16 to 100,000 children started by a loop, [errgroup's loop](#the-loop) over 16 to 100,000 inputs
+with and without a limit, [streaming](#streaming) 10^3 and 10^6 inputs at a limit, and the costs
+that must not grow with the number of tasks ([scale](#scale)). The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
 
 ## Machine
 
@@ -353,7 +355,8 @@ limit, and the costs that must not grow with the number of tasks ([scale](#scale
 	fmt.Fprintln(&w, "| --- | --- | --- |")
 	ts := targets(r)
 	ts = append(ts, dynamicTargets(s.of(benchDynamic))...)
-	ts = append(ts, streamTargets(s.of(benchStreamHeap))...)
+	ts = append(ts, loopTargets(s.of(benchLoop))...)
+	ts = append(ts, streamTargets(s.of(benchStream), s.of(benchStreamHeap))...)
 	ts = append(ts, scaleTargets(s.of(benchScale))...)
 	var whys []string
 	for _, t := range ts {
@@ -414,6 +417,7 @@ limit, and the costs that must not grow with the number of tasks ([scale](#scale
 	fmt.Fprintln(&w)
 	tables(&w, r)
 	renderDynamic(&w, s.of(benchDynamic))
+	renderLoop(&w, s.of(benchLoop))
 	renderStream(&w, s.of(benchStream), s.of(benchStreamHeap))
 	renderScale(&w, s.of(benchScale))
 	return w.Bytes()

@@ -74,9 +74,34 @@ func streamTables(w *bytes.Buffer, r, heap *results) {
 	}
 }
 
-// streamTargets: MapSeq's heap flat over 10^6 inputs.
-func streamTargets(heap *results) []target {
+// maxMapSeqOverMap is how many times Map's time per input MapSeq and
+// MapSeqUnordered may take.
+const maxMapSeqOverMap = 1.5
+
+// streamTargets: MapSeq's and MapSeqUnordered's time per input at most
+// maxMapSeqOverMap× Map's, from the rows of r; MapSeq's heap flat over
+// 10^6 inputs, from those of heap.
+func streamTargets(r, heap *results) []target {
 	var ts []target
+	for _, impl := range []string{"task-mapseq", "task-mapseq-unordered"} {
+		for _, mode := range r.modes {
+			for _, n := range r.ns {
+				ours, ok1 := r.rows[key{impl, n, mode}]
+				m, ok2 := r.rows[key{"task-map", n, mode}]
+				if !ok1 || !ok2 {
+					continue
+				}
+				a, b := ours.ns/float64(n), m.ns/float64(n)
+				ts = append(ts, target{
+					what: fmt.Sprintf("%s's time per input at or under %g× Map's (10^%d inputs; %s)",
+						streamFuncs[impl], maxMapSeqOverMap, exponent(n), mode),
+					measured: fmt.Sprintf("%s vs %s = %s×", formatNs(a), formatNs(b), ratio(a, b)),
+					met:      a <= maxMapSeqOverMap*b,
+					why:      mapSeqTimeWhy,
+				})
+			}
+		}
+	}
 	for _, mode := range heap.modes {
 		big, ok := heap.rows[key{"task-mapseq", 1_000_000, mode}]
 		if !ok {
@@ -100,6 +125,30 @@ func streamTargets(heap *results) []target {
 	}
 	return ts
 }
+
+// streamFuncs names the functions of the rows the time targets read.
+var streamFuncs = map[string]string{
+	"task-mapseq":           "MapSeq",
+	"task-mapseq-unordered": "MapSeqUnordered",
+}
+
+// exponent is k for n = 10^k, as the targets name sizes.
+func exponent(n int) int {
+	k := 0
+	for ; n >= 10; n /= 10 {
+		k++
+	}
+	return k
+}
+
+// mapSeqTimeWhy explains a missed MapSeq time target, from the profiles
+// of docs/performance.md.
+const mapSeqTimeWhy = "MapSeq's and MapSeqUnordered's time per input against Map's (the task-map row, which " +
+	"collects the sequence into a slice first): Map's workers take the next input from the slice with an " +
+	"atomic add; a sequence can be pulled only by the consumer's goroutine, so MapSeq hands each input to a " +
+	"worker over a channel and its result back over another: two channel operations per input, which " +
+	"bound the inputs in flight and keep the heap flat (the heap target). The stream " +
+	"floor, which hands inputs over in windows of 256, shows what batching would win. See docs/performance.md."
 
 // formatBytes prints a size with a binary unit that fits.
 func formatBytes(b float64) string {

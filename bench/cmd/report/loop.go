@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// The loop: BenchmarkLoop, errgroup's loop over n inputs, in two forms:
+// children that return only an error (out=err) and children whose values
+// are gathered into a slice (out=slice), each with a limit of 8 and with
+// none.
+
+// loopBaseline is the implementation a loop row's ratios are taken
+// against, in the row's form.
+const loopBaseline = "errgroup-ctx"
+
+// The modes, limits and forms of BenchmarkLoop, in the order of the
+// tables.
+var (
+	loopModes  = []string{"immediate", "yield"}
+	loopLimits = []string{"none", "8"}
+	loopOuts   = []string{"err", "slice"}
+)
+
+// loopTargetNs are the numbers of inputs the loop's targets are checked
+// at.
+var loopTargetNs = []int{16, 1000, 100_000}
+
+// loopMode is the mode of a loop row's key (see key).
+func loopMode(mode, limit, out string) string {
+	return mode + "/limit=" + limit + "/out=" + out
+}
+
+var loopNotes = map[string]string{
+	"floor":                "what an expert writes by hand for the one site: without a limit a `go` statement per input and one sync.WaitGroup, with a limit 8 workers taking the next input with an atomic add; the first error kept under a mutex the success path never takes, each value written to its index; no cancellation, no panic handling (the **vs floor** column)",
+	"errgroup":             "the zero errgroup.Group and g.Go, with g.SetLimit(8) at limit=8; the children get the caller's context, and nothing is canceled",
+	"errgroup-ctx":         "errgroup.WithContext and g.Go, with g.SetLimit(8) at limit=8: the baseline of the ratios",
+	"conc-pool-ctx":        "conc pool.New().WithContext(ctx).WithCancelOnError(), with WithMaxGoroutines(8) at limit=8",
+	"pond-group":           "pond.NewGroup() on the default pool, or at limit=8 the group of pond.NewSubpool(8), a subpool of the default pool made for the loop; the children get the group's context",
+	"task-scope-go":        "task.Scope and g.Go (errgroup's method in a scope), with g.SetLimit(8) at limit=8; at out=slice each child writes its value to its index, and Scope waits for the children",
+	"task-scope-spawn-all": "task.Scope, task.Spawn per input, and the body returns task.All over the tasks, with g.SetLimit(8) at limit=8: the values come through the typed tasks (task.All runs a child still waiting for a slot on the body's goroutine)",
+	"task-foreach":         "task.ForEach(ctx, inputs, limit, fn), limit 8 or task.NoLimit",
+	"task-map":             "task.Map(ctx, inputs, limit, fn), limit 8 or task.NoLimit",
+}
+
+var loopLimitTitles = map[string]string{
+	"none": "no limit",
+	"8":    "at most 8 at once",
+}
+
+// loopTables writes one table per mode, limit and number of inputs, with
+// the rows of both forms.
+func loopTables(w *bytes.Buffer, r *results) {
+	for _, mode := range loopModes {
+		for _, limit := range loopLimits {
+			measured := false
+			for _, out := range loopOuts {
+				for _, n := range r.ns {
+					if _, ok := r.rows[key{loopBaseline, n, loopMode(mode, limit, out)}]; ok {
+						measured = true
+					}
+				}
+			}
+			if !measured {
+				continue
+			}
+			fmt.Fprintf(w, "### %s, %s (mode=%s, limit=%s)\n\n", dynamicModeTitles[mode], loopLimitTitles[limit], mode, limit)
+			for _, n := range r.ns {
+				loopTable(w, r, n, mode, limit)
+			}
+		}
+	}
+}
+
+// loopTable writes the table of n inputs in mode at limit, if any of it
+// was measured: the rows of out=err, then those of out=slice, each with
+// its ratios against the baseline and the floor of its form.
+func loopTable(w *bytes.Buffer, r *results, n int, mode, limit string) {
+	hasRows, hasFloor := false, false
+	for _, out := range loopOuts {
+		for _, impl := range r.impls {
+			if _, ok := r.rows[key{impl, n, loopMode(mode, limit, out)}]; ok {
+				hasRows = true
+				hasFloor = hasFloor || impl == floorImpl
+			}
+		}
+	}
+	if !hasRows {
+		return
+	}
+	fmt.Fprintf(w, "n = %s inputs\n\n", thousands(n))
+	fmt.Fprintln(w, "| Method | Out | Mean | Per input | Ratio |"+floorHeader(hasFloor)+" Allocated | Alloc Ratio | Allocs | Allocs per input |")
+	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: |"+floorRule(hasFloor)+" ---: | ---: | ---: | ---: |")
+	for _, out := range loopOuts {
+		m := loopMode(mode, limit, out)
+		base, hasBase := r.rows[key{loopBaseline, n, m}]
+		floor, outFloor := r.rows[key{floorImpl, n, m}]
+		for _, impl := range r.impls {
+			s, ok := r.rows[key{impl, n, m}]
+			if !ok {
+				continue
+			}
+			ratioCell, allocCell := "-", "-"
+			if hasBase {
+				ratioCell, allocCell = ratio(s.ns, base.ns), ratio(s.bytes, base.bytes)
+			}
+			floorCol := floorCell(outFloor, s, floor)
+			if hasFloor && !outFloor {
+				floorCol = " - |"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |%s %.0f B | %s | %.0f | %.2f |\n", implName(impl), out,
+				formatNs(s.ns), formatNs(s.ns/float64(n)), ratioCell, floorCol,
+				s.bytes, allocCell, s.allocs, s.allocs/float64(n))
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// A loopGoal is one of the loop's targets: the time of impl in form out
+// at or under max× that of vs in form vsOut, at every mode, limit and
+// loopTargetNs.
+type loopGoal struct {
+	impl, out string
+	vs, vsOut string
+	max       float64
+	what      string
+}
+
+var loopGoals = []loopGoal{
+	{"task-scope-go", "err", "errgroup-ctx", "err", 0.9,
+		"Scope + g.Go, children that return only an error, at or under 0.9× errgroup.WithContext's loop"},
+	{"task-scope-spawn-all", "slice", "errgroup-ctx", "slice", 1.0,
+		"Scope + Spawn + All at or under 1.0× errgroup.WithContext's loop writing each value to its index"},
+	{"task-foreach", "err", "task-map", "slice", 1.1,
+		"ForEach within 1.1× of Map's time"},
+}
+
+// loopTargets checks loopGoals against the medians of the run.
+func loopTargets(r *results) []target {
+	var ts []target
+	for _, g := range loopGoals {
+		for _, mode := range loopModes {
+			for _, limit := range loopLimits {
+				for _, n := range loopTargetNs {
+					ours, ok1 := r.rows[key{g.impl, n, loopMode(mode, limit, g.out)}]
+					vs, ok2 := r.rows[key{g.vs, n, loopMode(mode, limit, g.vsOut)}]
+					if !ok1 || !ok2 {
+						continue
+					}
+					ts = append(ts, target{
+						what: fmt.Sprintf("%s (%s inputs, mode=%s, limit=%s)", g.what, thousands(n), mode, limit),
+						measured: fmt.Sprintf("%s vs %s = %s×; allocations %.0f vs %.0f, bytes %.0f vs %.0f",
+							formatNs(ours.ns), formatNs(vs.ns), ratio(ours.ns, vs.ns), ours.allocs, vs.allocs, ours.bytes, vs.bytes),
+						met: ours.ns <= g.max*vs.ns,
+					})
+				}
+			}
+		}
+	}
+	return ts
+}
+
+func renderLoop(w *bytes.Buffer, r *results) {
+	if !section(w, "The loop", "BenchmarkLoop", r) {
+		return
+	}
+	fmt.Fprintln(w, "errgroup's loop, the shape of most errgroup code: a slice of n inputs and a child per input,")
+	fmt.Fprintln(w, "started by a `for` loop. With **out=err** each child returns only an error; with **out=slice**")
+	fmt.Fprintln(w, "it returns an int as well, which the peers (and Scope with g.Go) write to its index of a slice")
+	fmt.Fprintln(w, "made beforehand, and which task.Map and task.All return in input order. The children return at")
+	fmt.Fprintln(w, "once or after one runtime.Gosched, with at most 8 running at once (**limit=8**) or with no")
+	fmt.Fprintln(w, "limit (**limit=none**: no SetLimit, task.NoLimit). All but errgroup.Group and the floor cancel")
+	fmt.Fprintln(w, "the others' context on the first error. **Per input** is the mean divided by n; **Ratio** and")
+	fmt.Fprintln(w, "**Alloc Ratio** are against `errgroup.WithContext` in the same form (out), **vs floor** is the")
+	fmt.Fprintln(w, "time and the bytes against `floor` in the same form.")
+	fmt.Fprintln(w)
+	for _, impl := range r.impls {
+		fmt.Fprintf(w, "- `%s`: %s\n", impl, loopNotes[impl])
+	}
+	fmt.Fprintln(w)
+	loopTables(w, r)
+}
