@@ -60,7 +60,10 @@ func (a Activity[I, O]) Execute(ctx workflow.Context, in I) Future[O] {
 }
 
 // ExecuteLocal runs it as a local activity ([workflow.ExecuteLocalActivity],
-// options from [workflow.WithLocalActivityOptions]).
+// options from [workflow.WithLocalActivityOptions]). Canceled, a local
+// activity is not waited for: the SDK cancels its context and makes its
+// future ready at once, so one that goes on after its context is done
+// outlives RunN and Map (see the package documentation, "The drain").
 func (a Activity[I, O]) ExecuteLocal(ctx workflow.Context, in I) Future[O] {
 	if a.ref == nil {
 		panic("wtask: ExecuteLocal of the zero Activity")

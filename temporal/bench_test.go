@@ -153,12 +153,14 @@ func BenchmarkRun16(b *testing.B) {
 }
 
 // run16SDK is Run16 of the echo activity written against the SDK: a
-// cancelable context, a Selector over the futures, the first failure
-// cancels the rest, and the loop goes on until every future is ready.
+// cancelable context with WaitForCancellation (the drain), a Selector over
+// the futures, the first failure cancels the rest, and the loop goes on
+// until every future is ready.
 func run16SDK(ctx workflow.Context) ([16]int, error) {
 	var out [16]int
 	cctx, cancel := workflow.WithCancel(ctx)
 	defer cancel()
+	cctx = workflow.WithWaitForCancellation(cctx, true)
 	sel := workflow.NewSelector(ctx)
 	errs := make([]error, 16)
 	failed := false
@@ -188,6 +190,7 @@ func run16SDKGo(ctx workflow.Context) ([16]int, error) {
 	var out [16]int
 	cctx, cancel := workflow.WithCancel(ctx)
 	defer cancel()
+	cctx = workflow.WithWaitForCancellation(cctx, true)
 	wg := workflow.NewWaitGroup(ctx)
 	errs := make([]error, 16)
 	failed := false

@@ -35,9 +35,11 @@
 //     observes results (history order), cancels the context of the others
 //     (a child of ctx made with [workflow.WithCancel]). The activities,
 //     child workflows and timers started with that context are canceled,
-//     and the call waits for every function to return: no function outlives
-//     the call (the drain). With [KeepGoing] nothing is canceled; with
-//     [Settled] the values come back along with the error.
+//     and the call waits for every function to return, and for the
+//     activities and child workflows they started to end: no function and
+//     no activity outlives the call (the drain; see "The drain" below for
+//     what that asks of an activity). With [KeepGoing] nothing is
+//     canceled; with [Settled] the values come back along with the error.
 //   - The error is the core's *[task.CallError]: one *[task.PositionError]
 //     per failure, in argument order, and a message with one line each
 //     ("task: Run3: f2: ..."); [errors.As] reaches the SDK's errors, such as
@@ -59,6 +61,72 @@
 //     started with the same ctx.
 //   - A zero [Future], a nil ctx or a nil function panics at once, naming
 //     the call and the argument: "wtask: Run3: f2 is nil".
+//   - Returned from a workflow or an activity as it is, a CallError reaches
+//     the client (or the parent, or the workflow) as an ApplicationError
+//     with its message only: return [ApplicationError](err) to carry its
+//     positions and make it non-retryable when every failure is, and
+//     rebuild it on the other side with [CallErrorOf].
+//
+// # The drain
+//
+// A function of RunN or Map that runs an activity returns when the
+// activity's future is ready. By default the SDK makes the future of a
+// canceled activity ready as soon as the cancellation is requested, while
+// the activity runs on in its worker. So RunN and Map give their functions
+// a context whose activity options have WaitForCancellation set
+// ([workflow.WithWaitForCancellation]): the future of a canceled activity
+// is then ready only once the activity has ended (canceled, completed,
+// failed or timed out), and the call returns after that. Per activity:
+//
+//   - An activity hears of its cancellation in the reply to a heartbeat:
+//     it must call activity.RecordHeartbeat and have a HeartbeatTimeout
+//     (the SDK sends heartbeats at most every 80% of it). One that does
+//     not heartbeat may never hear of it (recent SDKs and servers can also
+//     deliver it to the worker directly): it then runs to its end or its
+//     timeout, and the call waits that long.
+//   - An activity that takes longer than its HeartbeatTimeout to clean up
+//     once canceled must go on heartbeating meanwhile, through
+//     context.WithoutCancel(ctx): the SDK sends no heartbeat through a
+//     canceled context. Otherwise the server times it out, the call gets
+//     a [temporal.TimeoutError] at its position (a failure: it is not a
+//     cancellation) and returns while the clean-up runs on.
+//   - A function that replaces the activity options with
+//     [workflow.WithActivityOptions] replaces WaitForCancellation too: set
+//     it in the options, or change single options with
+//     [workflow.WithStartToCloseTimeout] and the like, which keep it.
+//   - To let one activity run on after the call, start it with
+//     workflow.WithWaitForCancellation(ctx, false): the call then returns
+//     as soon as its cancellation is requested.
+//   - A child workflow needs nothing: the SDK makes the future of a
+//     canceled child ready only once the child has closed, whatever
+//     ChildWorkflowOptions.WaitForCancellation says.
+//   - A local activity cannot be waited for: the SDK cancels its context
+//     and makes its future ready at once. One that does not return when
+//     its context is done runs on in the worker after the call.
+//   - Timers are canceled at once; nothing runs on.
+//
+// AwaitN and All start nothing and cancel nothing: the futures they wait
+// for were started with the caller's own options.
+//
+// # Errors at the client
+//
+// An error that crosses from a worker (to a client, a parent workflow, or
+// the workflow that ran an activity) is rebuilt from what the SDK sent. A
+// *task.CallError returned as it is arrives as an ApplicationError of type
+// "CallError", retryable, with its message only. [ApplicationError] turns
+// it into an ApplicationError of the same type and message that carries,
+// in its details, the call and every position with its error, and that is
+// non-retryable when every failure is; [CallErrorOf] rebuilds the
+// *task.CallError from it on the other side:
+//
+//	// in the workflow
+//	if err != nil {
+//		return Page{}, wtask.ApplicationError(err)
+//	}
+//
+//	// at the client
+//	err := c.GetWorkflow(ctx, id, "").Get(ctx, &page) // c is a client.Client
+//	if ce, ok := wtask.CallErrorOf(err); ok { ... ce.Failures ... }
 //
 // # Determinism
 //

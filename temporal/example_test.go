@@ -1,6 +1,7 @@
 package wtask_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/tasktuple/task"
 	wtask "github.com/tasktuple/task/temporal"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 )
 
@@ -173,4 +175,104 @@ func ExampleChildWorkflow() {
 		return nil
 	})
 	// Output: 42 Ada <nil>
+}
+
+func ExampleRun3_drain() {
+	runExample(func(ctx workflow.Context) error {
+		ctx = withActivityOptions(ctx)
+		// waits tells whether the activities started with ctx are waited for
+		// once canceled; a function would start them with that ctx.
+		waits := func(ctx workflow.Context) (bool, error) {
+			return workflow.GetActivityOptions(ctx).WaitForCancellation, nil
+		}
+		w1, w2, w3, err := wtask.Run3(ctx,
+			waits, // Run3 sets WaitForCancellation on the context it gives
+			func(ctx workflow.Context) (bool, error) {
+				// An activity the call need not wait for, such as a
+				// notification, may run on after it.
+				return waits(workflow.WithWaitForCancellation(ctx, false))
+			},
+			func(ctx workflow.Context) (bool, error) {
+				// New options replace WaitForCancellation: set it again.
+				ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+					StartToCloseTimeout: time.Hour,
+					HeartbeatTimeout:    10 * time.Second,
+					WaitForCancellation: true,
+				})
+				return waits(ctx)
+			})
+		fmt.Println(w1, w2, w3, err)
+		fmt.Println(workflow.GetActivityOptions(ctx).WaitForCancellation) // the caller's are left alone
+		return nil
+	})
+	// Output:
+	// true false true <nil>
+	// false
+}
+
+// stockWorkflow fails at both positions, with non-retryable errors: the
+// size of "bad" is Unreadable, and "lamp" is OutOfStock.
+func stockWorkflow(ctx workflow.Context) (int, error) {
+	ctx = withActivityOptions(ctx)
+	n, _, err := wtask.Run2(ctx, size.Bind("bad"), outOfStock.Bind("lamp"), wtask.KeepGoing)
+	if err != nil {
+		return 0, wtask.ApplicationError(err)
+	}
+	return n, nil
+}
+
+// startStock runs stockWorkflow in a test environment and returns its run,
+// as a client's ExecuteWorkflow would.
+func startStock() fakeRun {
+	env := newEnv()
+	env.RegisterActivity(&Activities{})
+	env.RegisterWorkflowWithOptions(stockWorkflow, workflow.RegisterOptions{Name: "Stock"})
+	env.ExecuteWorkflow("Stock")
+	return fakeRun{env}
+}
+
+// fakeRun is the client.WorkflowRun of a workflow run in a test
+// environment: Get returns what the client's would.
+type fakeRun struct {
+	env *testsuite.TestWorkflowEnvironment
+}
+
+func (r fakeRun) Get(ctx context.Context, valuePtr any) error {
+	if err := r.env.GetWorkflowError(); err != nil {
+		return err
+	}
+	return r.env.GetWorkflowResult(valuePtr)
+}
+
+func ExampleApplicationError() {
+	// stockWorkflow returns Run2's error as wtask.ApplicationError(err).
+	run := startStock()
+	err := run.Get(context.Background(), nil)
+	var ae *temporal.ApplicationError
+	errors.As(err, &ae)
+	fmt.Println(ae.Type(), "non-retryable:", ae.NonRetryable())
+	for _, line := range strings.Split(ae.Message(), "\n") { // the CallError's message
+		fmt.Println(line[:strings.Index(line, " (")] + " ...")
+	}
+	// Output:
+	// CallError non-retryable: true
+	// task: Run2: f1: activity error ...
+	// task: Run2: f2: activity error ...
+}
+
+func ExampleCallErrorOf() {
+	run := startStock() // c.ExecuteWorkflow(ctx, options, "Stock") in a program
+	ctx := context.Background()
+
+	err := run.Get(ctx, nil)
+	if ce, ok := wtask.CallErrorOf(err); ok {
+		for _, f := range ce.Failures {
+			var ae *temporal.ApplicationError
+			errors.As(f, &ae)
+			fmt.Println(f.Arg, ae.Type(), ae.NonRetryable())
+		}
+	}
+	// Output:
+	// f1 Unreadable true
+	// f2 OutOfStock true
 }

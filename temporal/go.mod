@@ -7,6 +7,7 @@ require (
 	github.com/tasktuple/task v0.0.0
 	go.temporal.io/api v1.29.1
 	go.temporal.io/sdk v1.26.0
+	google.golang.org/protobuf v1.33.0
 )
 
 require (
@@ -30,7 +31,6 @@ require (
 	google.golang.org/genproto/googleapis/api v0.0.0-20240304212257-790db918fca8 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20240304212257-790db918fca8 // indirect
 	google.golang.org/grpc v1.62.1 // indirect
-	google.golang.org/protobuf v1.33.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 

@@ -12,7 +12,7 @@ import "go.temporal.io/sdk/workflow"
 type group struct {
 	failures
 	ctx      workflow.Context    // the caller's
-	fctx     workflow.Context    // the functions' parent: a child of ctx, or ctx itself with KeepGoing
+	fctx     workflow.Context    // the functions' parent: a child of ctx (ctx itself with KeepGoing), with WaitForCancellation
 	cancel   workflow.CancelFunc // cancels fctx; nil with KeepGoing
 	opts     Option
 	outs     []outcome         // by position
@@ -22,12 +22,29 @@ type group struct {
 }
 
 // init prepares the group for a call.
+//
+// The functions' context has the activity option WaitForCancellation set:
+// the future of an activity canceled with it is ready only once the
+// activity has ended, so that a function that waits on it returns, and the
+// call with it, only when the activity's work has stopped (the package
+// documentation, "The drain"). Without it the SDK makes the future ready as
+// soon as the cancellation is requested, and the activity runs on in its
+// worker after the call has returned. It is set with KeepGoing too: the
+// caller's ctx may still be canceled (the workflow is).
+//
+// Child workflows need nothing: the SDK makes the future of a canceled
+// child ready only when the child has closed, whatever
+// ChildWorkflowOptions.WaitForCancellation says (the SDK does not read that
+// option in a worker, v1.26.0 to v1.51.0). Local activities cannot be
+// waited for: the SDK cancels their context and makes their future ready
+// at once, with no option to wait.
 func (g *group) init(ctx workflow.Context, call, arg string, opts Option, outs []outcome) {
 	g.failures = newFailures(call, arg)
 	g.ctx, g.fctx, g.opts, g.outs = ctx, ctx, opts, outs
 	if opts&KeepGoing == 0 {
 		g.fctx, g.cancel = workflow.WithCancel(ctx)
 	}
+	g.fctx = workflow.WithWaitForCancellation(g.fctx, true)
 }
 
 // record stores the outcome of position i: a failure of its own cancels the

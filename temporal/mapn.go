@@ -15,9 +15,10 @@ import (
 // Map starts min(limit, len(inputs)) workers with [workflow.Go]; each takes
 // the next input in order, so the activities are scheduled in input order,
 // the same on every replay. Map has the rules of RunN: the calls get a
-// child of ctx that the first failure cancels, no new call starts after
-// that or once ctx is done, Map returns only after every call has returned,
-// and the error is a *[task.CallError] with every failure of its own as a
+// child of ctx that the first failure cancels, with WaitForCancellation
+// set, no new call starts after that or once ctx is done, Map returns only
+// after every call has returned and every activity they started has ended
+// (the drain), and the error is a *[task.CallError] with every failure of its own as a
 // *[task.PositionError] whose Arg names the input ("inputs[3]"); the
 // cancellations that followed are kept in CallError.Canceled. Inputs never
 // started are not listed, and their results are zero; if ctx ended the call

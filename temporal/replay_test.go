@@ -61,12 +61,21 @@ type registry interface {
 
 func registerWorkflows(r registry, fanoutImpl func(workflow.Context, int) (string, error)) {
 	r.RegisterWorkflow(shop.Page)
+	registerTestWorkflows(r, fanoutImpl)
+}
+
+// registerTestWorkflows registers the tests' workflows that TestDevServer
+// runs, under the names the histories hold.
+func registerTestWorkflows(r registry, fanoutImpl func(workflow.Context, int) (string, error)) {
 	r.RegisterWorkflowWithOptions(fanoutImpl, workflow.RegisterOptions{Name: "Fanout"})
 	r.RegisterWorkflowWithOptions(doubleWorkflow, workflow.RegisterOptions{Name: "Double"})
+	r.RegisterWorkflowWithOptions(drainWorkflow, workflow.RegisterOptions{Name: "Drain"})
+	r.RegisterWorkflowWithOptions(drainChild, workflow.RegisterOptions{Name: "DrainChild"})
+	r.RegisterWorkflowWithOptions(failureWorkflow, workflow.RegisterOptions{Name: "Failure"})
 }
 
 // histories are the recorded histories, by workflow type.
-var histories = []string{"testdata/page.json", "testdata/fanout.json"}
+var histories = []string{"testdata/page.json", "testdata/fanout.json", "testdata/drain.json", "testdata/failure.json"}
 
 // TestReplay replays the recorded histories with the current code.
 func TestReplay(t *testing.T) {

@@ -47,6 +47,8 @@ type Activities struct {
 	barrier *barrier      // LoadUser, LoadOrders and LoadStock wait at it, if set
 	release chan struct{} // Slow waits for it
 	active  gauge         // how many Size calls run at once
+	started *marks        // Cleanup marks here that it has started, if set; Boom waits for it
+	ended   *marks        // Cleanup marks here that it has returned, if set
 }
 
 func (a *Activities) LoadUser(ctx context.Context, id int) (User, error) {
@@ -102,8 +104,113 @@ func (a *Activities) Size(ctx context.Context, name string) (int, error) {
 	return len(name), nil
 }
 
+// Cleanup heartbeats until it is canceled, then takes c.Clean to clean up
+// before it returns; it marks c.Key in a.started when it starts and in
+// a.ended when it returns. Canceled, it returns the context's error, which
+// the SDK reports as the activity's cancellation. It heartbeats while it
+// cleans up too, or the server would time it out after its
+// HeartbeatTimeout and report that at once: through a context without the
+// cancellation, since the SDK sends no heartbeat through a canceled one.
+func (a *Activities) Cleanup(ctx context.Context, c CleanupInput) (string, error) {
+	a.started.add(c.Key)
+	defer a.ended.add(c.Key)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	var cleaned <-chan time.Time
+	for {
+		select {
+		case <-cleaned:
+			return "", ctx.Err()
+		case <-tick.C:
+			activity.RecordHeartbeat(context.WithoutCancel(ctx))
+			if cleaned == nil && ctx.Err() != nil {
+				cleaned = time.After(c.Clean)
+			}
+		}
+	}
+}
+
+// CleanupInput is the input of Cleanup.
+type CleanupInput struct {
+	Key   string
+	Clean time.Duration
+}
+
+// Boom fails with a non-retryable ApplicationError of type "Boom" once
+// Cleanup has started under key (at once if a.started is nil), so that
+// Cleanup is running when the failure cancels it.
+func (a *Activities) Boom(ctx context.Context, key string) (int, error) {
+	if err := a.started.wait(ctx, key); err != nil {
+		return 0, err
+	}
+	return 0, temporal.NewNonRetryableApplicationError("boom", "Boom", nil)
+}
+
+// marks records when something happened, by key. A nil *marks records
+// nothing and waits for nothing.
+type marks struct {
+	mu sync.Mutex
+	at map[string]time.Time     // guarded by mu
+	ch map[string]chan struct{} // guarded by mu; closed by add
+}
+
+// add marks key now, once.
+func (m *marks) add(key string) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.at[key]; ok {
+		return
+	}
+	if m.at == nil {
+		m.at = map[string]time.Time{}
+	}
+	m.at[key] = time.Now()
+	close(m.chanLocked(key))
+}
+
+// when returns when key was marked, and whether it was.
+func (m *marks) when(key string) (time.Time, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	t, ok := m.at[key]
+	return t, ok
+}
+
+// wait blocks until key is marked or ctx is done.
+func (m *marks) wait(ctx context.Context, key string) error {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	ch := m.chanLocked(key)
+	m.mu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (m *marks) chanLocked(key string) chan struct{} {
+	if m.ch == nil {
+		m.ch = map[string]chan struct{}{}
+	}
+	ch, ok := m.ch[key]
+	if !ok {
+		ch = make(chan struct{})
+		m.ch[key] = ch
+	}
+	return ch
+}
+
 var (
 	acts       *Activities
+	cleanup    = wtask.NewActivity(acts.Cleanup)
+	boom       = wtask.NewActivity(acts.Boom)
 	loadUser   = wtask.NewActivity(acts.LoadUser)
 	loadOrders = wtask.NewActivity(acts.LoadOrders)
 	loadStock  = wtask.NewActivity(acts.LoadStock)

@@ -10,18 +10,23 @@ import "go.temporal.io/sdk/workflow"
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run2 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run2: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run2 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run2: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -72,18 +77,23 @@ type run2[T1, T2 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run3 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run3: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run3 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run3: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -144,18 +154,23 @@ type run3[T1, T2, T3 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run4 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run4: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run4 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run4: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -226,18 +241,23 @@ type run4[T1, T2, T3, T4 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run5 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run5: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run5 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run5: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -318,18 +338,23 @@ type run5[T1, T2, T3, T4, T5 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run6 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run6: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run6 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run6: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -420,18 +445,23 @@ type run6[T1, T2, T3, T4, T5, T6 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run7 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run7: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run7 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run7: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -532,18 +562,23 @@ type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run8 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run8: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run8 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run8: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -654,18 +689,23 @@ type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run9 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run9: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run9 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run9: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -786,18 +826,23 @@ type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run10 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run10: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run10 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run10: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -928,18 +973,23 @@ type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run11 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run11: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run11 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run11: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -1080,18 +1130,23 @@ type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run12 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run12: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run12 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run12: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -1242,18 +1297,23 @@ type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run13 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run13: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run13 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run13: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -1414,18 +1474,23 @@ type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run14 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run14: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run14 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run14: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -1596,18 +1661,23 @@ type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] stru
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run15 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run15: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run15 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run15: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before
@@ -1788,18 +1858,23 @@ type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 //
 // Each function gets a child of ctx that is canceled as soon as one function
 // fails (fail-fast): the first failure in the order the workflow observes
-// results, which is history order and the same on every replay. Activities
-// and timers started with that context are canceled, and Run16 waits for
-// the functions to return (the drain). The error is a *[task.CallError] with
-// every failure of its own in argument order, each as a *[task.PositionError]
-// naming its function ("task: Run16: f2: ..."); the [temporal.CanceledError]s
-// that the cancellation caused are not failures, and are kept in
-// CallError.Canceled. If ctx is canceled while functions run (the workflow
-// is canceled), CallError.Ctx says so and CallError.Unfinished keeps what the
-// stopped functions returned; functions that finish anyway return their
-// values and no error. With [KeepGoing] no function is canceled and each
-// gets ctx itself; with [Settled] the values are returned along with the
-// error.
+// results, which is history order and the same on every replay. Activities,
+// child workflows and timers started with that context are canceled, and
+// Run16 waits for the functions to return, and for those activities to
+// end: the context has WaitForCancellation set (the drain; see the package
+// documentation for what it asks of an activity).
+//
+// The error is a *[task.CallError] with every failure of its own in
+// argument order, each as a *[task.PositionError] naming its function
+// ("task: Run16: f2: ..."); the [temporal.CanceledError]s that the
+// cancellation caused are not failures, and are kept in CallError.Canceled.
+// If ctx is canceled while functions run (the workflow is canceled),
+// CallError.Ctx says so and CallError.Unfinished keeps what the stopped
+// functions returned; functions that finish anyway return their values and
+// no error. With [KeepGoing] no function is canceled and each gets ctx
+// itself, with WaitForCancellation set; with [Settled] the values are
+// returned along with the error. To return the error from the workflow,
+// see [ApplicationError].
 //
 // A panic in a function is not recovered: the SDK fails the workflow task
 // (see the package documentation). A nil ctx or function panics before

@@ -47,9 +47,9 @@ func (*Activities) LoadOrders(ctx context.Context, userID int) ([]Order, error) 
 	return after(ctx, 30*time.Millisecond, []Order{{"A-1", 12.50}, {"A-2", 99.90}}, nil)
 }
 
-// SlowOrders is LoadOrders on a bad day: it takes two seconds.
+// SlowOrders is LoadOrders on a bad day: it takes five seconds.
 func (*Activities) SlowOrders(ctx context.Context, userID int) ([]Order, error) {
-	return after(ctx, 2*time.Second, []Order{{"A-1", 12.50}, {"A-2", 99.90}}, nil)
+	return after(ctx, 5*time.Second, []Order{{"A-1", 12.50}, {"A-2", 99.90}}, nil)
 }
 
 // LoadRecommendations is slow: it takes five seconds, more than its
@@ -100,7 +100,9 @@ func Page(ctx workflow.Context, userID int) ([]string, error) {
 	var out report
 	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 10 * time.Second,
-		HeartbeatTimeout:    2 * time.Second,
+		// A cancellation reaches an activity with its next heartbeat,
+		// which the SDK sends at most every 80% of this timeout.
+		HeartbeatTimeout: time.Second,
 		// One attempt, so that the failures show at once; real code keeps
 		// the default retries for transient errors.
 		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
@@ -127,7 +129,8 @@ func Page(ctx workflow.Context, userID int) ([]string, error) {
 	out.say("2. Run3: user, (slow) orders and stock; stock fails, so the others are canceled")
 	start = workflow.Now(ctx)
 	user, orders, stock, err := wtask.Run3(ctx, loadUser.Bind(userID), slowOrders.Bind(userID), loadStock.Bind("lamp"))
-	out.say("   took %v of workflow time, not the 2s of the slow orders", took(ctx, start))
+	out.say("   took %v of workflow time, not the 5s of the slow orders: they stopped at their next", took(ctx, start))
+	out.say("   heartbeat, and Run3 returned once they had (no activity outlives the call)")
 	out.say("   user: %+v, orders: %v, stock: %d (zero values: the call failed)", user, orders, stock)
 	out.report(err)
 
@@ -138,7 +141,9 @@ func Page(ctx workflow.Context, userID int) ([]string, error) {
 	user, orders, err = wtask.Await2(ctx, fu, fo)
 	out.say("   user: %+v, %d orders, err: %v", user, len(orders), err)
 	if err != nil {
-		return out.lines, err
+		// As an ApplicationError, the CallError reaches the client with
+		// its positions (wtask.CallErrorOf rebuilds it there).
+		return out.lines, wtask.ApplicationError(err)
 	}
 	return out.lines, nil
 }
