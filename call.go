@@ -36,6 +36,7 @@ type call struct {
 	gr     *graceful       // with Grace: the grace period
 	halted atomic.Bool     // the call stopped taking new work
 	outer  <-chan struct{} // Map, Scope, MapSeq: the Stopping of the call it is nested in, if any
+	done   <-chan struct{} // Map, Scope, MapSeq: the caller's Done
 
 	end func(error) // the probes' end of the call, when probes are installed
 	st  starter     // runs the functions by position, in the goroutines startN and startAt start

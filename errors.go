@@ -22,6 +22,14 @@ var ErrNoTasks = errors.New("task: no tasks to wait for")
 // send to the functions still running once one has succeeded.
 var ErrLost = errors.New("task: another function succeeded first")
 
+// ErrStopped says that a call stopped taking new work (see [Grace] and
+// [Group.Stop]): errors.Is finds it in the error of a call that left
+// inputs or children not started (CallError.NotStarted), and in the error
+// of the task of a child that never started. A function of an outer call
+// that returns it after that call stopped was stopped, not failed: it is
+// kept in CallError.Unfinished.
+var ErrStopped = errors.New("task: the call stopped taking new work")
+
 // A CallError is the error of a call over several functions or tasks
 // (AwaitN, RunN, WhenAll, All, AllSeq, Map, FirstOK, RunFirstOK, Hedge): what
 // went wrong at each position, and what the call's own cancellations
@@ -107,14 +115,18 @@ func (e *CallError) Error() string {
 	return b.String()
 }
 
-// Unwrap returns the failures, then the context error if any.
+// Unwrap returns the failures, then the context error if any, then
+// [ErrStopped] if inputs or children were not started.
 func (e *CallError) Unwrap() []error {
-	errs := make([]error, 0, len(e.Failures)+1)
+	errs := make([]error, 0, len(e.Failures)+2)
 	for _, f := range e.Failures {
 		errs = append(errs, f)
 	}
 	if e.Ctx != nil {
 		errs = append(errs, e.Ctx)
+	}
+	if e.NotStarted > 0 {
+		errs = append(errs, ErrStopped)
 	}
 	return errs
 }

@@ -248,6 +248,7 @@ func TestGraceNested(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := &work{start: time.Now()}
 		var inner atomic.Int32
+		var sibling time.Duration
 		_, err := Scope(stopping(t), func(ctx context.Context, g *Group) (int, error) {
 			g.Go(func(ctx context.Context) error {
 				return ForEach(ctx, make([]int, 10), 1, func(ctx context.Context, _ int) error {
@@ -255,6 +256,12 @@ func TestGraceNested(t *testing.T) {
 					_, err := w.run(ctx, 800*time.Millisecond)
 					return err
 				})
+			})
+			// A sibling that needs 3s: the inner call's stop is not a
+			// failure, so it is not canceled.
+			g.Go(func(ctx context.Context) (err error) {
+				sibling, err = w.run(ctx, 3*time.Second)
+				return err
 			})
 			return 0, nil
 		}, Grace(grace))
@@ -266,12 +273,16 @@ func TestGraceNested(t *testing.T) {
 		if got := time.Duration(w.stopSeen.Load()); got != stopAt {
 			t.Errorf("the inner call saw Stopping at %v; want %v", got, stopAt)
 		}
-		if got := time.Since(w.start); got != 1600*time.Millisecond {
-			t.Errorf("Scope returned at %v; want 1.6s", got)
+		if got := time.Since(w.start); got != 3*time.Second || sibling != 3*time.Second {
+			t.Errorf("Scope returned at %v, the sibling with %v; want 3s, 3s", got, sibling)
 		}
-		var ce *CallError
-		if !errors.As(err, &ce) || len(ce.Failures) != 1 || !errors.As(ce.Failures[0].Err, &ce) || ce.NotStarted != 8 {
-			t.Errorf("Scope = %v; want the inner ForEach's 8 not started", err)
+		var ce, innerErr *CallError
+		if !errors.As(err, &ce) || len(ce.Failures) != 0 || len(ce.Unfinished) != 1 ||
+			!errors.As(ce.Unfinished[0].Err, &innerErr) || innerErr.NotStarted != 8 || !errors.Is(err, context.Canceled) {
+			t.Errorf("Scope = %v; want no failure, children[0] stopped with the inner ForEach's 8 not started", err)
+		}
+		if !errors.Is(ce.Unfinished[0], ErrStopped) {
+			t.Errorf("the inner error does not hold ErrStopped")
 		}
 	})
 }

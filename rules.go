@@ -22,16 +22,21 @@ func (c *call) ended(i int, o *outcome) {
 // classify says whether an error is a stop rather than a failure. This is
 // the rule for cancellations (see the package documentation): an error is a
 // stop only if the function returned it after its context was canceled and
-// it holds that cancellation: the parent's error or cause (stopCtx), or
-// context.Canceled or the exact cause the call sent (stopCall). The same
-// sentinel returned independently is not the cause: the cause is a
-// *PositionError of the call's.
+// it holds that cancellation: the parent's error or cause, or ErrStopped
+// after the call stopped taking new work (stopCtx), or context.Canceled or
+// the exact cause the call sent (stopCall). The same sentinel returned
+// independently is not the cause: the cause is a *PositionError of the
+// call's.
 func (c *call) classify(o *outcome) {
 	if o.state != failed {
 		return
 	}
 	switch {
 	case stoppedBy(o.err, c.parent):
+		o.stop = stopCtx
+	case (c.halted.Load() || closedChan(c.outer)) && errors.Is(o.err, ErrStopped):
+		// A call nested in the function stopped taking new work when
+		// this call did: the function was stopped as by the caller's ctx.
 		o.stop = stopCtx
 	case c.failed.Load() && (errors.Is(o.err, context.Canceled) || errors.Is(o.err, c.first)): // first is written before failed is set
 		o.stop = stopCall

@@ -292,16 +292,11 @@ func (g *Group) backlog() int {
 // enter counts a new child in, unless the scope has ended, and returns
 // its index.
 func (g *Group) enter(name string) int {
-	for {
-		n := g.live.Load()
-		if n == 0 {
-			// The body and every child had returned: the scope is over,
-			// and live never leaves 0 again.
-			panic("task: " + name + ": the Scope of g has returned")
-		}
-		if g.live.CompareAndSwap(n, n+1) {
-			break
-		}
+	if g.live.Add(1) == 1 {
+		// The body and every child had returned: the scope is over, and
+		// done is closed. Undo without closing it again.
+		g.live.Add(-1)
+		panic("task: " + name + ": the Scope of g has returned")
 	}
 	return int(g.count.Add(1) - 1)
 }

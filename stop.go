@@ -173,15 +173,17 @@ func (c *call) stopping() bool {
 	if c.opts&KeepGoing != 0 && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
 		return false
 	}
-	return closedChan(c.parent.Done())
+	return closedChan(c.done)
 }
 
 // watchOuter makes a call that starts work over time (Map, ForEach, Scope,
-// MapSeq) stop taking new work when the call it is nested in stops.
+// MapSeq) stop taking new work when the call it is nested in stops; and
+// keeps the caller's Done channel, which it looks at for every start.
 func (c *call) watchOuter() {
 	if ch, ok := c.parent.Value(stoppingKey{}).(chan struct{}); ok {
 		c.outer = ch
 	}
+	c.done = c.parent.Done()
 }
 
 // closedChan reports whether ch is closed; a nil ch never is.
@@ -200,8 +202,8 @@ var notStarted error = notStartedError{}
 
 type notStartedError struct{}
 
-func (notStartedError) Error() string { return "task: not started: the call stopped taking new work" }
-func (notStartedError) Unwrap() error { return context.Canceled }
+func (notStartedError) Error() string   { return "task: not started: the call stopped taking new work" }
+func (notStartedError) Unwrap() []error { return []error{ErrStopped, context.Canceled} }
 
 // stopError is why a call stopped taking new work: the caller's ctx's
 // error, or, for a stop that came from elsewhere (a call it is nested in),
