@@ -5,11 +5,8 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
-
-	"github.com/tasktuple/task/internal/probe"
 )
 
 // Scope runs body with a new [Group] and returns what body returns, once
@@ -96,38 +93,6 @@ type Group struct {
 	unqueued   map[*node]func() // with probes: ends the probes' record of a queued child
 }
 
-// SetLimit limits the group to n children running at once (errgroup's
-// SetLimit; [NoLimit] sets none). It panics if n is less than 1, or if a child was spawned
-// already. A child spawned at the limit does not block the spawner: it
-// waits, as a task with its function and no goroutine, and starts when a
-// running child returns, in spawn order; after a failure that cancels the
-// group, it never starts (it completes as canceled). The memory of the
-// waiting children is their tasks: to stream a large input with bounded
-// memory, use [MapSeq], or [TrySpawn] to decide what to do at the limit.
-//
-// A wait never needs a free slot: a wait (Wait, AwaitN, All, AllSeq,
-// WhenAll) on a child still waiting for a slot runs that child itself,
-// inline, on the waiting goroutine. So children that spawn children and
-// wait for them cannot deadlock, however deep the tree. A child run inline
-// by a waiting child runs in its parent's slot; one run inline by the body
-// runs in addition to the n children. Not covered: WhenAny, WhenEach and
-// FirstOK, which wait for whichever task comes first, do not run queued
-// children; nor does anything that blocks other than a wait on the queued
-// child's task (a child blocked on a channel that a queued sibling would
-// fill still needs a slot to free up).
-func (g *Group) SetLimit(n int) {
-	if n < 1 {
-		panic("task: SetLimit: n is " + strconv.Itoa(n) + "; want at least 1")
-	}
-	if g.count.Load() != 0 {
-		panic("task: SetLimit: called after Spawn")
-	}
-	if n == NoLimit {
-		return
-	}
-	g.limit.Store(int64(n))
-}
-
 // Spawn starts fn as a child of g and returns its task, which the body or
 // other children may wait for. A child may spawn more children into the
 // same group. When g has a limit and is at it, fn waits and starts when a
@@ -187,108 +152,6 @@ func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T
 	return c
 }
 
-// trySlot takes a slot of a limited group for TrySpawn, if one is free and
-// no child waits for one.
-func (g *Group) trySlot(name string) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.running >= g.limit.Load() || g.queued > 0 {
-		if g.live.Load() == 0 {
-			panic("task: " + name + ": the Scope of g has returned")
-		}
-		return false
-	}
-	g.running++
-	return true
-}
-
-// admit decides what becomes of a child that has entered the group, and
-// reports whether the caller starts it now, in a new goroutine: it may if
-// it has a slot (hasSlot) or can take one. Otherwise it waits in the queue,
-// as the child mk returns; after a failure that cancels the group, it
-// never starts: it is canceled. mk is called only then, so that a child of
-// Group.Go that starts at once costs no record.
-func (g *Group) admit(hasSlot bool, mk func() child) bool {
-	if r := g.refusal(); r != admitted {
-		if hasSlot {
-			g.releaseSlot()
-		}
-		g.refuse(mk(), r)
-		g.leave()
-		return false
-	}
-	if !hasSlot && g.limit.Load() > 0 {
-		g.mu.Lock()
-		if g.running >= g.limit.Load() || g.queued > 0 {
-			g.enqueue(mk())
-			g.mu.Unlock()
-			return false
-		}
-		g.running++
-		g.mu.Unlock()
-	}
-	return true
-}
-
-// A refusal says why a child may not start.
-type refusal uint8
-
-const (
-	admitted      refusal = iota
-	refusedFailed         // a failure canceled the group (fail-fast)
-	refusedStop           // the call stopped taking new work (the caller's ctx, Grace, Group.Stop)
-)
-
-// refusal says whether children may start now: not after a failure
-// (unless the group keeps going), nor after the call stopped taking new
-// work (see call.stopping).
-func (g *Group) refusal() refusal {
-	switch {
-	case g.c.opts&KeepGoing == 0 && g.c.failed.Load():
-		return refusedFailed
-	case g.c.stopping():
-		return refusedStop
-	}
-	return admitted
-}
-
-// refuse records a child that will never start, for reason r: after a
-// failure, it completes as canceled with the failure as the cause, and is
-// listed with the cancellations; after a stop, it completes with
-// [context.Canceled] and is counted in CallError.NotStarted.
-func (g *Group) refuse(c child, r refusal) {
-	if r == refusedFailed {
-		c.cancel(g, contextError(&g.c))
-		return
-	}
-	g.notStarted.Add(1)
-	c.cancel(nil, notStarted)
-}
-
-// Stop makes the group take no new child, as the end of the caller's ctx
-// does for a Scope with [Grace]: the children waiting for a slot, and
-// those spawned from now on, never start (they are counted in
-// CallError.NotStarted, and their tasks fail with [context.Canceled]); the
-// children running go on, and with Grace they see [Stopping] closed. It is
-// for a body whose source of work has ended, an accept loop that closed.
-// Stop does not cancel anything; Scope returns as always, once the body
-// and the running children have returned.
-func (g *Group) Stop() {
-	if g == nil {
-		nilArg("Group.Stop", "g")
-	}
-	g.c.halt()
-	g.cancelQueue()
-}
-
-// backlog is the number of children waiting for a slot, for the probes'
-// Stop of a Scope with Grace.
-func (g *Group) backlog() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return int(g.queued)
-}
-
 // enter counts a new child in, unless the scope has ended, and returns
 // its index.
 func (g *Group) enter(name string) int {
@@ -318,15 +181,6 @@ type node struct {
 	stop    stopKind  // own, stopCall or stopCtx: set before the task completes
 	waiting waitState // guarded by g.mu
 }
-
-// A waitState says where a child of a limited group is in the queue.
-type waitState uint8
-
-const (
-	notQueued waitState = iota // never queued, or taken from the queue by the goroutine of a slot
-	queued                     // waiting for a slot
-	taken                      // taken from the queue by a wait, which runs it inline or cancels it; still linked
-)
 
 func (n *node) links() *node { return n }
 
@@ -405,148 +259,6 @@ func (g *Group) addEndedFunc(i int, o outcome) {
 	g.mu.Lock()
 	g.endedFuncs = append(g.endedFuncs, endedCall{i, o})
 	g.mu.Unlock()
-}
-
-// cancelQueue cancels every child waiting for a slot, after a failure
-// canceled the group.
-func (g *Group) cancelQueue() {
-	r := g.refusal()
-	for {
-		g.mu.Lock()
-		c := g.dequeue()
-		if c != nil {
-			c.links().waiting = taken
-		}
-		g.mu.Unlock()
-		if c == nil {
-			return
-		}
-		g.refuse(c, r)
-		g.leave()
-	}
-}
-
-// enqueue makes c wait for a slot; the caller holds mu.
-func (g *Group) enqueue(c child) {
-	n := c.links()
-	n.waiting = queued
-	if g.queueEnd == nil {
-		g.queue = n
-	} else {
-		g.queueEnd.next = n
-	}
-	g.queueEnd = n
-	g.queued++
-	if q, ok := probe.Load().(probe.Queuer); ok {
-		if g.unqueued == nil {
-			g.unqueued = map[*node]func(){}
-		}
-		g.unqueued[n] = q.Queued(g.c.parent, "Scope", argName("children", n.index))
-	}
-}
-
-// leftQueue tells the probes, if any, that n no longer waits; the caller
-// holds mu.
-func (g *Group) leftQueue(n *node) {
-	if end, ok := g.unqueued[n]; ok {
-		delete(g.unqueued, n)
-		end()
-	}
-}
-
-// dequeue takes the first child still waiting from the queue, or returns
-// nil; the caller holds mu. The children a wait took are dropped on the way.
-func (g *Group) dequeue() child {
-	for n := g.queue; n != nil; n = g.queue {
-		g.queue = n.next
-		n.next = nil
-		if g.queue == nil {
-			g.queueEnd = nil
-		}
-		if n.waiting == queued {
-			n.waiting = notQueued
-			g.queued--
-			g.leftQueue(n)
-			return n.child
-		}
-	}
-	return nil
-}
-
-// run runs c, which holds a slot if the group is limited, then the waiting
-// children, one after another, on this goroutine, until none waits. It is
-// not generic, so neither is the function its goroutines start at (see
-// call.startN). If a child calls runtime.Goexit, this goroutine is
-// unwinding: it starts another to take over the queue.
-func (g *Group) run(c child) {
-	exiting := true
-	defer func() {
-		if exiting {
-			g.leave()
-			if next := g.nextQueued(); next != nil {
-				go g.run(next)
-			}
-		}
-	}()
-	for c != nil {
-		c.start(g, g.limit.Load() > 0)
-		g.leave()
-		c = g.nextQueued()
-	}
-	exiting = false
-}
-
-// releaseSlot frees the slot of a child of a limited group.
-func (g *Group) releaseSlot() {
-	g.mu.Lock()
-	g.running--
-	g.mu.Unlock()
-}
-
-// nextQueued takes a free slot for the first child waiting for one, and
-// returns it; or nil, if none waits or no slot is free. After a failure
-// that canceled the group, the waiting children are canceled instead.
-func (g *Group) nextQueued() child {
-	if g.limit.Load() == 0 {
-		return nil
-	}
-	if g.refusal() != admitted {
-		g.cancelQueue()
-		return nil
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.running >= g.limit.Load() {
-		return nil
-	}
-	c := g.dequeue()
-	if c != nil {
-		g.running++
-	}
-	return c
-}
-
-// runInline runs a queued child c on the calling goroutine, which waits for
-// its task, and reports whether it did; false if c was no longer queued.
-// The child runs in the waiter's place: it takes no slot.
-func (g *Group) runInline(c child) bool {
-	g.mu.Lock()
-	n := c.links()
-	if n.waiting != queued {
-		g.mu.Unlock()
-		return false
-	}
-	n.waiting = taken
-	g.queued--
-	g.leftQueue(n)
-	g.mu.Unlock()
-	defer g.leave() // runs on a Goexit of the child too
-	if r := g.refusal(); r != admitted {
-		g.refuse(c, r)
-		return true
-	}
-	c.start(g, false)
-	return true
 }
 
 // leave counts the body or a child out.
