@@ -35,3 +35,7 @@ func TestErrgroupFix(t *testing.T) {
 func TestErrgroupFixLoop(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfixloop")
 }
+
+func TestErrgroupFixName(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfixname")
+}

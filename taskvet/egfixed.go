@@ -596,7 +596,12 @@ func (s *site) newFix(pos token.Pos) (*fix, bool) {
 	}
 	f := &fix{im: &importer{s: s, file: file, pos: pos}}
 	var ok bool
-	f.task, ok = f.im.name(taskPath, "task")
+	// A package with a variable named task imports it as tasktuple.
+	for _, name := range []string{"task", "tasktuple"} {
+		if f.task, ok = f.im.name(taskPath, name); ok {
+			break
+		}
+	}
 	return f, ok
 }
 

@@ -94,7 +94,25 @@ type importer struct {
 	s    *site
 	file *ast.File
 	pos  token.Pos // where the names are used
-	add  []string  // paths to add
+	add  []addedImport
+}
+
+// An addedImport is an import a fix adds, named if the name is not the
+// package's own.
+type addedImport struct{ path, name string }
+
+// spec returns the import's spec.
+func (a addedImport) spec() string {
+	q := strconv.Quote(a.path)
+	if a.name != "" && a.name != pathBase(a.path) {
+		return a.name + " " + q
+	}
+	return q
+}
+
+// pathBase returns the last element of an import path.
+func pathBase(path string) string {
+	return path[strings.LastIndex(path, "/")+1:]
 }
 
 // name returns the name under which path can be mentioned at the
@@ -118,8 +136,10 @@ func (im *importer) name(path, want string) (string, bool) {
 		}
 		return pn.Name(), true
 	}
-	if slices.Contains(im.add, path) {
-		return want, true
+	for _, a := range im.add {
+		if a.path == path {
+			return a.name, true
+		}
 	}
 	if s.lookup(want, im.pos) != nil {
 		return "", false // the name is taken
@@ -129,7 +149,7 @@ func (im *importer) name(path, want string) (string, bool) {
 			return "", false
 		}
 	}
-	im.add = append(im.add, path)
+	im.add = append(im.add, addedImport{path, want})
 	return want, true
 }
 
@@ -150,16 +170,16 @@ func (im *importer) edits() []analysis.TextEdit {
 	}
 	if gd == nil {
 		var quoted []string
-		for _, p := range im.add {
-			quoted = append(quoted, strconv.Quote(p))
+		for _, a := range im.add {
+			quoted = append(quoted, a.spec())
 		}
 		return []analysis.TextEdit{{Pos: im.file.Name.End(), End: im.file.Name.End(),
 			NewText: []byte("\n\nimport (\n\t" + strings.Join(quoted, "\n\t") + "\n)")}}
 	}
 	if !gd.Lparen.IsValid() {
 		var lines []string
-		for _, p := range im.add {
-			lines = append(lines, strconv.Quote(p))
+		for _, a := range im.add {
+			lines = append(lines, a.spec())
 		}
 		return []analysis.TextEdit{{Pos: gd.Pos(), End: gd.End(),
 			NewText: []byte("import (\n\t" + im.s.src(gd.Specs[0]) + "\n\t" + strings.Join(lines, "\n\t") + "\n)")}}
@@ -176,13 +196,13 @@ func (im *importer) edits() []analysis.TextEdit {
 	}
 	at := map[token.Pos][]string{}
 	var order []token.Pos
-	for _, p := range im.add {
+	for _, a := range im.add {
 		var pos token.Pos
-		text := "\n\t" + strconv.Quote(p)
+		text := "\n\t" + a.spec()
 		switch {
-		case std(p) && lastStd != nil:
+		case std(a.path) && lastStd != nil:
 			pos = lastStd.End()
-		case std(p):
+		case std(a.path):
 			pos = gd.Lparen + 1
 		case lastOther != nil:
 			pos = lastOther.End()
