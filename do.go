@@ -11,7 +11,8 @@ import (
 // that is canceled as soon as one fails, the error is a *[CallError] whose
 // failures name the functions ("task: Do: fns[1]: ..."), and panics and
 // Goexit are passed on. The last function runs on the caller's goroutine.
-// For [KeepGoing], use [ForEach] over the functions.
+// For an option ([KeepGoing], [Grace]), use [ForEach] over the functions:
+// ForEach(ctx, fns, NoLimit, func(ctx context.Context, f func(context.Context) error) error { return f(ctx) }, KeepGoing).
 //
 // With no functions Do returns nil. A nil ctx or function panics before
 // anything starts.
