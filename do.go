@@ -12,7 +12,10 @@ import (
 // failures name the functions ("task: Do: fns[1]: ..."), and panics and
 // Goexit are passed on. The last function runs on the caller's goroutine.
 // For an option ([KeepGoing], [Grace]), use [ForEach] over the functions:
-// ForEach(ctx, fns, NoLimit, func(ctx context.Context, f func(context.Context) error) error { return f(ctx) }, KeepGoing).
+//
+//	err := task.ForEach(ctx, fns, task.NoLimit, func(ctx context.Context, f func(context.Context) error) error {
+//		return f(ctx)
+//	}, task.KeepGoing)
 //
 // With no functions Do returns nil. A nil ctx or function panics before
 // anything starts.
