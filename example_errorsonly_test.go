@@ -1,0 +1,84 @@
+package task_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	"github.com/tasktuple/task"
+)
+
+// upload is a fake upload: b.txt is refused.
+func upload(ctx context.Context, file string) error {
+	if file == "b.txt" {
+		return fmt.Errorf("upload %s: 403 forbidden", file)
+	}
+	return nil
+}
+
+// errgroup's loop of g.Go, in a Scope: the loop is the same but for the
+// line of g.Go, whose function gets the context. Every failure is
+// reported with its position, a panic reaches the caller, and a child
+// that calls g.Go at the limit is queued rather than blocked.
+func ExampleGroup_Go() {
+	ctx := context.Background()
+	files := []string{"a.txt", "b.txt", "c.txt"}
+	_, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (struct{}, error) {
+		g.SetLimit(8)
+		for _, f := range files {
+			g.Go(func(ctx context.Context) error { return upload(ctx, f) })
+		}
+		return struct{}{}, nil
+	})
+	fmt.Println(err)
+	// Output: task: Scope: children[1]: upload b.txt: 403 forbidden
+}
+
+func ExampleGroup_TryGo() {
+	release := make(chan struct{})
+	_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (struct{}, error) {
+		g.SetLimit(1)
+		fmt.Println(g.TryGo(func(context.Context) error { <-release; return nil }))
+		fmt.Println(g.TryGo(func(context.Context) error { return nil })) // at the limit: not started
+		close(release)
+		return struct{}{}, nil
+	})
+	fmt.Println(err)
+	// Output:
+	// true
+	// false
+	// <nil>
+}
+
+// The loop of Group.Go's example, over a slice: one line.
+func ExampleForEach() {
+	ctx := context.Background()
+	files := []string{"a.txt", "b.txt", "c.txt"}
+	err := task.ForEach(ctx, files, 8, upload)
+	fmt.Println(err)
+	// Output: task: ForEach: inputs[1]: upload b.txt: 403 forbidden
+}
+
+func ExampleForEachSeq() {
+	ctx := context.Background()
+	lines := strings.Lines("GET /\nGET /a\nGET /b\n") // an iter.Seq[string], pulled as calls start
+	var served atomic.Int32
+	err := task.ForEachSeq(ctx, lines, 2, func(ctx context.Context, line string) error {
+		served.Add(1)
+		return nil
+	})
+	fmt.Println(served.Load(), err)
+	// Output: 3 <nil>
+}
+
+func ExampleDo() {
+	ctx := context.Background()
+	err := task.Do(ctx,
+		func(ctx context.Context) error { return nil }, // warm the cache
+		func(ctx context.Context) error { return errors.New("migrate: table locked") },
+	)
+	fmt.Println(err)
+	// Output: task: Do: fns[1]: migrate: table locked
+}
