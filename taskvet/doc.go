@@ -106,7 +106,10 @@
 // canceled context, it would have done nothing but return an error. So
 // these forms are fail-fast only when every child begins with a call that
 // gets the derived context and returns if that call fails (return f(ctx,
-// x), or v, err := f(ctx, x) then if err != nil { return err }), and use
+// x), or v, err := f(ctx, x) then if err != nil { return err }), after
+// nothing but values computed by the standard library's pure functions
+// (fmt.Sprintf, strings, filepath.Join, ...), early returns of them, and a
+// context.WithTimeout of the derived context with its defer cancel(); and use
 // task.KeepGoing (every call runs, nothing is canceled: exact) for a zero
 // Group or children that do not mention the derived context. Any other
 // child, such as one that first defers close(ch) for a reader that waits

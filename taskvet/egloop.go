@@ -64,18 +64,35 @@ func (s *site) ctxFirst(fn ast.Expr) bool {
 	if !ok {
 		return false
 	}
+	derived := map[*types.Var]bool{s.gctx: true} // the derived context, and contexts made from it
+	cancels := map[*types.Var]bool{}             // their cancel functions
 	body := lit.Body.List
 	for k, st := range body {
+		if s.pureStmt(st) {
+			continue // no effect: copies, literals, formatting, an early return
+		}
 		switch st := st.(type) {
-		case *ast.DeclStmt:
-			if pureDecl(st) {
+		case *ast.DeferStmt:
+			// defer cancel() of a context made from the derived one
+			if call, ok := st.Call.Fun.(*ast.Ident); ok && len(st.Call.Args) == 0 && cancels[varOf(info, call)] {
 				continue
 			}
 		case *ast.AssignStmt:
-			if st.Tok == token.DEFINE && pureExprs(info, st.Rhs) {
-				continue // copies, literals
+			// ctx, cancel := context.WithTimeout(ctx, d)
+			if call, ok := st.Rhs[0].(*ast.CallExpr); ok && len(st.Rhs) == 1 && funcOf(info, call, "context") != "" &&
+				strings.HasPrefix(funcOf(info, call, "context"), "With") && len(call.Args) > 0 && derived[varOf(info, call.Args[0])] &&
+				pureExprs(info, call.Args[1:]) {
+				if v := varOf(info, st.Lhs[0]); v != nil {
+					derived[v] = true
+				}
+				if len(st.Lhs) == 2 {
+					if v := varOf(info, st.Lhs[1]); v != nil {
+						cancels[v] = true
+					}
+				}
+				continue
 			}
-			if !s.callsCtxFirst(st) {
+			if !s.callsCtxFirst(st, derived) {
 				return false
 			}
 			// v, err := f(ctx); if err != nil { return ... }
@@ -96,10 +113,10 @@ func (s *site) ctxFirst(fn ast.Expr) bool {
 			}
 			return false
 		case *ast.ReturnStmt:
-			return s.callsCtxFirst(st)
+			return s.callsCtxFirst(st, derived)
 		case *ast.IfStmt:
 			as, ok := st.Init.(*ast.AssignStmt)
-			if !ok || !s.callsCtxFirst(as) || len(as.Lhs) == 0 {
+			if !ok || !s.callsCtxFirst(as, derived) || len(as.Lhs) == 0 {
 				return false
 			}
 			return isNotNil(info, st.Cond, varOf(info, as.Lhs[len(as.Lhs)-1])) && terminates(st.Body)
@@ -109,9 +126,100 @@ func (s *site) ctxFirst(fn ast.Expr) bool {
 	return false
 }
 
+// pureStmt reports whether st has no effect outside the function: a
+// declaration or assignment of local values from pure expressions and
+// calls (pureCall), or an if whose condition is pure and whose body only
+// returns such values.
+func (s *site) pureStmt(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.DeclStmt:
+		gd := st.Decl.(*ast.GenDecl)
+		if gd.Tok != token.VAR {
+			return false
+		}
+		for _, spec := range gd.Specs {
+			if !s.pureCalls(spec.(*ast.ValueSpec).Values...) {
+				return false
+			}
+		}
+		return true
+	case *ast.AssignStmt:
+		if st.Tok != token.DEFINE {
+			return false
+		}
+		return s.pureCalls(st.Rhs...)
+	case *ast.ReturnStmt:
+		return s.pureCalls(st.Results...)
+	case *ast.IfStmt:
+		if st.Init != nil && !s.pureStmt(st.Init) || !s.pureCalls(st.Cond) || st.Else != nil {
+			return false
+		}
+		for _, b := range st.Body.List {
+			if !s.pureStmt(b) {
+				return false
+			}
+		}
+		return terminates(st.Body)
+	}
+	return false
+}
+
+// pureCalls reports whether evaluating the expressions has no effect but
+// their values: literals, names, fields, conversions, and calls of
+// functions of the standard library that only compute (pureFuncs).
+func (s *site) pureCalls(es ...ast.Expr) bool {
+	info := s.info()
+	ok := true
+	for _, e := range es {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				ok = false
+			case *ast.UnaryExpr:
+				ok = ok && n.Op != token.ARROW
+			case *ast.CallExpr:
+				if tv, isT := info.Types[n.Fun]; isT && tv.IsType() {
+					return true
+				}
+				if id, isID := ast.Unparen(n.Fun).(*ast.Ident); isID {
+					if b, isB := info.Uses[id].(*types.Builtin); isB {
+						switch b.Name() {
+						case "len", "cap", "min", "max", "make", "new", "complex", "real", "imag":
+							return true
+						}
+						ok = false
+						return false
+					}
+				}
+				f := callee(info, n)
+				if f == nil || !pureFuncs[f.Pkg().Path()+"."+f.Name()] && !(f.Pkg().Path() == "strings" || f.Pkg().Path() == "strconv" || f.Pkg().Path() == "unicode") || f.Signature().Recv() != nil {
+					ok = false
+				}
+			}
+			return ok
+		})
+	}
+	return ok
+}
+
+// pureFuncs are functions of the standard library that only compute a
+// value (besides all of strings, strconv and unicode).
+var pureFuncs = map[string]bool{
+	"fmt.Sprintf": true, "fmt.Sprint": true, "fmt.Sprintln": true, "fmt.Errorf": true,
+	"errors.New": true, "errors.Is": true, "errors.As": true, "errors.Join": true, "errors.Unwrap": true,
+	"path.Join": true, "path.Base": true, "path.Dir": true, "path.Ext": true, "path.Clean": true, "path.Split": true,
+	"path/filepath.Join": true, "path/filepath.Base": true, "path/filepath.Dir": true, "path/filepath.Ext": true,
+	"path/filepath.Clean": true, "path/filepath.Rel": true, "path/filepath.Split": true, "path/filepath.ToSlash": true,
+	"path/filepath.FromSlash": true,
+	"bytes.Equal": true, "bytes.HasPrefix": true, "bytes.HasSuffix": true, "bytes.Contains": true,
+	"maps.Clone": true, "slices.Clone": true, "slices.Contains": true, "slices.Index": true,
+	"time.Duration.String": true,
+}
+
 // callsCtxFirst reports whether the first call that n makes (outside
-// function literals) gets the derived context as an argument.
-func (s *site) callsCtxFirst(n ast.Node) bool {
+// function literals, conversions and pure calls) gets the derived context,
+// or a context made from it, as an argument.
+func (s *site) callsCtxFirst(n ast.Node, derived map[*types.Var]bool) bool {
 	info := s.info()
 	var calls []*ast.CallExpr
 	ast.Inspect(n, func(m ast.Node) bool {
@@ -130,7 +238,7 @@ func (s *site) callsCtxFirst(n ast.Node) bool {
 	for _, c := range calls {
 		withCtx := false
 		for _, a := range c.Args {
-			withCtx = withCtx || varOf(info, a) == s.gctx
+			withCtx = withCtx || derived[varOf(info, a)]
 		}
 		if withCtx {
 			first = c
@@ -143,21 +251,7 @@ func (s *site) callsCtxFirst(n ast.Node) bool {
 	// Calls that enclose it run after it; any other must come after it
 	// in the source, as Go evaluates calls left to right.
 	for _, c := range calls {
-		if c != first && !within(first, c) && c.Pos() < first.End() {
-			return false
-		}
-	}
-	return true
-}
-
-// pureDecl reports whether ds declares variables without values.
-func pureDecl(ds *ast.DeclStmt) bool {
-	gd := ds.Decl.(*ast.GenDecl)
-	if gd.Tok != token.VAR {
-		return false
-	}
-	for _, spec := range gd.Specs {
-		if vs := spec.(*ast.ValueSpec); len(vs.Values) != 0 {
+		if c != first && !within(first, c) && c.Pos() < first.End() && !s.pureCalls(c) {
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -344,6 +345,36 @@ func zeroLimit(ctx context.Context, items []Item) error {
 	g.SetLimit(0)
 	for _, it := range items {
 		g.Go(func() error { return process(ctx, it) })
+	}
+	return g.Wait()
+}
+
+// Children that first make a context with a timeout from the derived one,
+// or compute a name, before the call that gets it: fail-fast.
+func withTimeout(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.ForEach`
+	for _, it := range items {
+		g.Go(func() error {
+			name := fmt.Sprintf("item-%d", it.ID)
+			if name == "" {
+				return fmt.Errorf("no name for %d", it.ID)
+			}
+			ctx, cancel := context.WithTimeout(ctx, time.Second)
+			defer cancel()
+			return process(ctx, it)
+		})
+	}
+	return g.Wait()
+}
+
+// A child that logs before the call: errgroup logs after a failure too.
+func logsFirst(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, it := range items {
+		g.Go(func() error {
+			fmt.Println("processing", it.ID)
+			return process(ctx, it)
+		})
 	}
 	return g.Wait()
 }
