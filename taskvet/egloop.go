@@ -211,7 +211,7 @@ var pureFuncs = map[string]bool{
 	"path/filepath.Join": true, "path/filepath.Base": true, "path/filepath.Dir": true, "path/filepath.Ext": true,
 	"path/filepath.Clean": true, "path/filepath.Rel": true, "path/filepath.Split": true, "path/filepath.ToSlash": true,
 	"path/filepath.FromSlash": true,
-	"bytes.Equal": true, "bytes.HasPrefix": true, "bytes.HasSuffix": true, "bytes.Contains": true,
+	"bytes.Equal":             true, "bytes.HasPrefix": true, "bytes.HasSuffix": true, "bytes.Contains": true,
 	"maps.Clone": true, "slices.Clone": true, "slices.Contains": true, "slices.Index": true,
 	"time.Duration.String": true,
 }
