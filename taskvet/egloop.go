@@ -204,17 +204,22 @@ func (s *site) pureCalls(es ...ast.Expr) bool {
 
 // pureFuncs are functions of the standard library that only compute a
 // value (besides all of strings, strconv and unicode).
-var pureFuncs = map[string]bool{
-	"fmt.Sprintf": true, "fmt.Sprint": true, "fmt.Sprintln": true, "fmt.Errorf": true,
-	"errors.New": true, "errors.Is": true, "errors.As": true, "errors.Join": true, "errors.Unwrap": true,
-	"path.Join": true, "path.Base": true, "path.Dir": true, "path.Ext": true, "path.Clean": true, "path.Split": true,
-	"path/filepath.Join": true, "path/filepath.Base": true, "path/filepath.Dir": true, "path/filepath.Ext": true,
-	"path/filepath.Clean": true, "path/filepath.Rel": true, "path/filepath.Split": true, "path/filepath.ToSlash": true,
-	"path/filepath.FromSlash": true,
-	"bytes.Equal":             true, "bytes.HasPrefix": true, "bytes.HasSuffix": true, "bytes.Contains": true,
-	"maps.Clone": true, "slices.Clone": true, "slices.Contains": true, "slices.Index": true,
-	"time.Duration.String": true,
-}
+var pureFuncs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range []string{
+		"fmt.Sprintf", "fmt.Sprint", "fmt.Sprintln", "fmt.Errorf",
+		"errors.New", "errors.Is", "errors.As", "errors.Join", "errors.Unwrap",
+		"path.Join", "path.Base", "path.Dir", "path.Ext", "path.Clean", "path.Split",
+		"path/filepath.Join", "path/filepath.Base", "path/filepath.Dir", "path/filepath.Ext",
+		"path/filepath.Clean", "path/filepath.Rel", "path/filepath.Split", "path/filepath.ToSlash",
+		"path/filepath.FromSlash",
+		"bytes.Equal", "bytes.HasPrefix", "bytes.HasSuffix", "bytes.Contains",
+		"maps.Clone", "slices.Clone", "slices.Contains", "slices.Index",
+	} {
+		m[f] = true
+	}
+	return m
+}()
 
 // callsCtxFirst reports whether the first call that n makes (outside
 // function literals, conversions and pure calls) gets the derived context,
