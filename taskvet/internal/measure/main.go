@@ -49,7 +49,7 @@ func main() {
 	flag.Parse()
 	core := *coreFlag
 	if core == "" {
-		core = filepath.Join("..")
+		core = filepath.Join("..", "..", "..")
 	}
 	core, err := filepath.Abs(core)
 	check(err)
