@@ -10,7 +10,7 @@
 //
 // Each analyzer can be turned off by name, as in -errgroupfix=false. The
 // package github.com/tasktuple/task itself is not checked: its own code and
-// tests create and drop tasks on purpose.
+// tests (task_test too) create and drop tasks on purpose.
 //
 // # Analyzer losttask
 //
