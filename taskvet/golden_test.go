@@ -66,6 +66,40 @@ func TestGoldenCompiles(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the fixed code of %d golden files does not build:\n%s", len(goldens), out)
 	}
+	if _, err := os.Stat(filepath.Join(dir, "errgroupfix")); err != nil {
+		return
+	}
+	// The fixed code runs: a closure that wraps its error keeps the
+	// wrapping, and errors.As finds the wrapped type through the
+	// *task.CallError.
+	write(t, filepath.Join(dir, "errgroupfix", "run_test.go"), `package errgroupfix
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestWraps(t *testing.T) {
+	cachesErr = &CacheError{Name: "x"}
+	defer func() { cachesErr = nil }()
+	_, _, err := wraps(context.Background())
+	var ce *CacheError
+	if !errors.As(err, &ce) || ce.Name != "x" {
+		t.Errorf("wraps() = %v; errors.As finds no *CacheError", err)
+	}
+	if !strings.Contains(err.Error(), "describe caches: cache x") {
+		t.Errorf("wraps() = %q; want the closure's wrapping", err)
+	}
+}
+`)
+	cmd = exec.Command("go", "test", "-run", "^TestWraps$", "./errgroupfix")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the fixed code of errgroupfix fails:\n%s", out)
+	}
 }
 
 // missingAPI returns the forms the fixes use that the core at root does

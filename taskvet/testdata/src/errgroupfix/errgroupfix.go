@@ -574,7 +574,15 @@ func TestLoad(t *T) {
 
 type Cache struct{}
 
-func describeCaches(ctx context.Context) ([]Cache, error) { return nil, nil }
+// A CacheError is what describeCaches fails with once cachesErr is set
+// (TestGoldenCompiles runs the fixed code).
+type CacheError struct{ Name string }
+
+func (e *CacheError) Error() string { return "cache " + e.Name }
+
+var cachesErr error
+
+func describeCaches(ctx context.Context) ([]Cache, error) { return nil, cachesErr }
 
 // Closures that wrap and log the error keep doing so: errors.As still
 // finds what they wrap, through the *task.CallError.
