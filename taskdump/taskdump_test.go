@@ -2,6 +2,7 @@ package taskdump_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -100,10 +101,10 @@ func TestDumpQueued(t *testing.T) {
 	release, started := make(chan struct{}), make(chan struct{})
 	dumped := make(chan string)
 	go func() {
-		task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
+		_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
 			g.SetLimit(1)
-			task.Spawn(g, func(context.Context) (int, error) { close(started); <-release; return 0, nil })
-			task.Spawn(g, func(context.Context) (int, error) { return 0, nil })
+			g.Go(func(context.Context) error { close(started); <-release; return nil })
+			g.Go(func(context.Context) error { return nil })
 			<-started
 			var b strings.Builder
 			taskdump.Write(&b)
@@ -111,6 +112,9 @@ func TestDumpQueued(t *testing.T) {
 			close(release)
 			return 0, nil
 		})
+		if err != nil {
+			t.Error(err)
+		}
 	}()
 	got := <-dumped
 	if !regexp.MustCompile(`children\[1\] +waiting `).MatchString(got) || !regexp.MustCompile(`children\[0\] +running `).MatchString(got) {
@@ -147,7 +151,7 @@ func TestDumpStop(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			task.Map(ctx, inputs, 2, func(ctx context.Context, i int) (int, error) {
+			_, err := task.Map(ctx, inputs, 2, func(ctx context.Context, i int) (int, error) {
 				if i == 0 {
 					time.Sleep(10 * time.Second) // deaf to ctx: outlives the cut
 					return 0, nil
@@ -155,6 +159,9 @@ func TestDumpStop(t *testing.T) {
 				<-ctx.Done()
 				return 0, ctx.Err()
 			}, task.Grace(5*time.Second))
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("Map = %v; want context.Canceled", err)
+			}
 		}()
 		for _, c := range []struct {
 			at   time.Duration
@@ -194,16 +201,19 @@ func TestDumpGroupStop(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
+			_, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
 				g.SetLimit(1)
 				first := task.Spawn(g, func(ctx context.Context) (int, error) { <-ctx.Done(); return 0, ctx.Err() })
 				for range 3 {
-					task.Spawn(g, func(context.Context) (int, error) { return 0, nil })
+					g.Go(func(context.Context) error { return nil })
 				}
 				time.Sleep(time.Second)
 				g.Stop()
 				return first.Wait(context.WithoutCancel(ctx))
 			}, task.Grace(5*time.Second))
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("Scope = %v; want context.Canceled", err)
+			}
 		}()
 		for _, c := range []struct {
 			at   time.Duration

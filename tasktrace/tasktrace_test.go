@@ -47,10 +47,12 @@ func TestRecordsStop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(time.Second, cancel)
-		task.Map(ctx, []int{0, 1, 2}, 1, func(ctx context.Context, i int) (int, error) {
+		if _, err := task.Map(ctx, []int{0, 1, 2}, 1, func(ctx context.Context, i int) (int, error) {
 			time.Sleep(10 * time.Second) // deaf to ctx: outlives the grace period
 			return i, nil
-		}, task.Grace(5*time.Second))
+		}, task.Grace(5*time.Second)); !errors.Is(err, context.Canceled) {
+			t.Errorf("Map = %v; want context.Canceled", err)
+		}
 	})
 	trace.Stop()
 	for _, want := range []string{"task.Map", "task.stop", "2 not started, 5s of grace", "task.grace_end"} {
