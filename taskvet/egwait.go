@@ -116,7 +116,7 @@ func (s *site) declareErr(name string, at int) (tok token.Token, ok bool) {
 		return token.DEFINE, true
 	case obj.Pos() < s.list[at].Pos():
 		v, isVar := obj.(*types.Var)
-		if !isVar || !isError(v.Type()) || s.namedResult(name) || !s.deadAfterWait(v) {
+		if !isVar || !isError(v.Type()) || s.namedResult(name) && s.nakedReturnAfter() || !s.deadAfterWait(v) {
 			return 0, false
 		}
 		return token.ASSIGN, true
@@ -154,6 +154,26 @@ func (s *site) deadAfterWait(v *types.Var) bool {
 		return false
 	}
 	return true
+}
+
+// nakedReturnAfter reports whether a return without results follows the
+// wait in the function: it would return what the fix assigned to a named
+// result.
+func (s *site) nakedReturnAfter() bool {
+	fn, _ := enclosingFunc(s.cur)
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return n == fn
+		case *ast.ReturnStmt:
+			if len(n.Results) == 0 && n.Pos() > s.wait.Pos() {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // namedResult reports whether the function that holds the site has a

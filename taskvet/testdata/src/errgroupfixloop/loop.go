@@ -378,3 +378,26 @@ func logsFirst(ctx context.Context, items []Item) error {
 	}
 	return g.Wait()
 }
+
+// The function's named err is assigned by Map's :=: every later return
+// gives its results.
+func namedResults(ctx context.Context, ids []int) (_ []int, err error) {
+	out := make([]int, len(ids))
+	g, gctx := errgroup.WithContext(ctx) // want `task.Map`
+	g.SetLimit(10)
+	for i, id := range ids {
+		i, id := i, id
+		g.Go(func() error {
+			n, err := fetch(gctx, id)
+			if err != nil {
+				return err
+			}
+			out[i] = n
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
