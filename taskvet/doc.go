@@ -102,21 +102,22 @@
 //
 // After a failure, errgroup still calls every function passed to Go, with
 // a canceled context; Map, ForEach and Scope start no call after a failure.
-// Not starting a function is the same as calling it only if, given a
-// canceled context, it would have done nothing but return an error. So
-// these forms are fail-fast only when every child begins with a call that
-// gets the derived context and returns if that call fails (return f(ctx,
-// x), or v, err := f(ctx, x) then if err != nil { return err }), after
-// nothing but values computed by the standard library's pure functions
-// (fmt.Sprintf, strings, filepath.Join, ...), early returns of them, and a
-// context.WithTimeout of the derived context with its defer cancel(); and use
-// task.KeepGoing (every call runs, nothing is canceled: exact) for a zero
-// Group or children that do not mention the derived context. Any other
-// child, such as one that first defers close(ch) for a reader that waits
-// on the channel, gets no fix. The fixed fan-outs (RunN, Do) call every
-// function, as errgroup does. With SetLimit, a task.Group queues a child at
-// the limit instead of blocking the loop; a limit that may be negative
-// (errgroup's "no limit") is set only when positive.
+// A child that passes the derived context on is taken to honor it: not
+// starting it after a failure differs only in what it would have done
+// before looking at the context (a log line, a lookup), on the failure
+// path. So these forms are fail-fast when every child uses the derived
+// context and does nothing that code outside it may wait for: close, send
+// on or receive from a channel it did not make, or call Done, Unlock or
+// Release on something it did not take, as a child that defers close(ch)
+// for a reader of the channel does (not started, it would leave the reader
+// waiting forever). A child that begins with its call that gets the
+// context and returns if it fails is fine in any case. A zero Group, or
+// children that do not mention the derived context, get task.KeepGoing
+// (every call runs, nothing is canceled: exact). Any other child gets no
+// fix. The fixed fan-outs (RunN, Do) call every function, as errgroup
+// does. With SetLimit, a task.Group queues a child at the limit instead of
+// blocking the loop; a limit that may be negative (errgroup's "no limit")
+// is set only when positive.
 //
 // No fix is offered where the rewrite could change what the code does on
 // the success path: a group passed on, stored or used after the wait; the

@@ -42,11 +42,111 @@ func (s *site) failFast() (failFast, ok bool) {
 		return false, true
 	}
 	for _, call := range s.goCalls {
-		if !s.ctxFirst(call.Args[0]) {
+		if s.ctxFirst(call.Args[0]) {
+			continue
+		}
+		if !refers(s.info(), call.Args[0], s.gctx) || s.signals(call.Args[0]) {
 			return false, false
 		}
 	}
 	return true, true
+}
+
+// signals reports whether the function fn, a closure, does something that
+// code outside it may wait for: it closes, sends on or receives from a
+// channel it did not make, ranges over one, or calls Done, Unlock, RUnlock,
+// Release, Signal or Broadcast on something it did not make, except to
+// undo what it did itself (a send and a receive on a channel used as a
+// semaphore, Lock and Unlock, Acquire and Release). Not starting such a
+// function after a failure could leave a reader, a WaitGroup or a
+// semaphore waiting forever.
+func (s *site) signals(fn ast.Expr) bool {
+	info := s.info()
+	lit, ok := ast.Unparen(fn).(*ast.FuncLit)
+	if !ok {
+		return true
+	}
+	outside := func(e ast.Expr) *types.Var {
+		for {
+			switch x := ast.Unparen(e).(type) {
+			case *ast.SelectorExpr:
+				e = x.X
+				continue
+			case *ast.IndexExpr:
+				e = x.X
+				continue
+			case *ast.StarExpr:
+				e = x.X
+				continue
+			}
+			break
+		}
+		v := varOf(info, e)
+		if v == nil || declaredIn(v, lit) {
+			return nil
+		}
+		return v
+	}
+	type use struct{ take, give bool }
+	uses := map[*types.Var]*use{}
+	at := func(v *types.Var) *use {
+		if uses[v] == nil {
+			uses[v] = &use{}
+		}
+		return uses[v]
+	}
+	signal := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			if v := outside(n.Chan); v != nil {
+				at(v).take = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				if v := outside(n.X); v != nil {
+					at(v).give = true
+				}
+			}
+		case *ast.RangeStmt:
+			if _, isChan := types.Unalias(info.TypeOf(n.X)).Underlying().(*types.Chan); isChan && outside(n.X) != nil {
+				signal = true
+			}
+		case *ast.CallExpr:
+			if id, isID := ast.Unparen(n.Fun).(*ast.Ident); isID && id.Name == "close" && len(n.Args) == 1 {
+				if _, isB := info.Uses[id].(*types.Builtin); isB && outside(n.Args[0]) != nil {
+					signal = true
+				}
+			}
+			sel, isSel := ast.Unparen(n.Fun).(*ast.SelectorExpr)
+			if !isSel {
+				break
+			}
+			v := outside(sel.X)
+			if v == nil {
+				break
+			}
+			switch sel.Sel.Name {
+			case "Lock", "RLock", "Acquire", "TryAcquire", "TryLock", "TryRLock":
+				at(v).take = true
+			case "Unlock", "RUnlock", "Release":
+				at(v).give = true
+			case "Done", "Signal", "Broadcast":
+				if _, isMethod := info.Uses[sel.Sel].(*types.Func); isMethod {
+					signal = true
+				}
+			}
+		}
+		return !signal
+	})
+	for _, u := range uses {
+		if u.give && !u.take || u.take && !u.give {
+			// A receive alone consumes what another sends; a send alone
+			// delivers what another receives.
+			return true
+		}
+	}
+	return signal
 }
 
 // ctxFirst reports whether the function fn, given a canceled derived

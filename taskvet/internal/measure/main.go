@@ -182,12 +182,12 @@ func measure(mod, core, out, taskvet string) (r *result) {
 		return r
 	}
 	r.build = "ok"
+	if len(r.changed) == 0 {
+		return r
+	}
 	if b, err := runOut(work, env, append([]string{"go", "vet"}, r.changed...)...); err != nil {
 		logf("vet", b)
 		r.build = "ok, vet fails"
-	}
-	if len(r.changed) == 0 {
-		return r
 	}
 
 	// The tests of the changed packages, after the fix, then before.

@@ -283,11 +283,14 @@ func pipelined(ctx context.Context, names []string) error {
 	return g.Wait()
 }
 
-// A child with an effect before it looks at its context.
+// A child with an effect before it looks at its context: it uses the
+// derived context, so it is taken to honor it; after a failure, a child not
+// started does not count (errgroup would have counted, then returned the
+// canceled context's error).
 func effectFirst(ctx context.Context, items []Item) error {
 	var mu sync.Mutex
 	seen := 0
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.ForEach`
 	for _, it := range items {
 		g.Go(func() error {
 			mu.Lock()
@@ -367,9 +370,10 @@ func withTimeout(ctx context.Context, items []Item) error {
 	return g.Wait()
 }
 
-// A child that logs before the call: errgroup logs after a failure too.
+// A child that logs before the call: after a failure, errgroup logged for
+// every child, the task package for those started.
 func logsFirst(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.ForEach`
 	for _, it := range items {
 		g.Go(func() error {
 			fmt.Println("processing", it.ID)
@@ -400,4 +404,27 @@ func namedResults(ctx context.Context, ids []int) (_ []int, err error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// Children that deliver to a channel the spawner reads once per child, or
+// mark a WaitGroup done: one not started would leave the reader waiting.
+func delivers(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx)
+	results := make(chan int)
+	var wg sync.WaitGroup
+	for _, it := range items {
+		wg.Add(1)
+		g.Go(func() error {
+			defer wg.Done()
+			fmt.Println("start", it.ID)
+			n, err := fetch(ctx, it.ID)
+			results <- n
+			return err
+		})
+	}
+	for range items {
+		fmt.Println(<-results)
+	}
+	wg.Wait()
+	return g.Wait()
 }
