@@ -652,7 +652,7 @@ func (s *site) scope() bool {
 			return false
 		}
 		for _, r := range returns {
-			if len(r.Results) != len(others)+1 {
+			if len(r.Results) != len(others)+1 || !s.failing(r) {
 				return false
 			}
 			for k, o := range others {
@@ -793,6 +793,30 @@ func (s *site) recursiveLimiter() bool {
 		if limiter {
 			return true
 		}
+	}
+	return false
+}
+
+// failing reports whether the return statement r, in the statements a
+// Scope takes, returns an error that cannot be nil: a call of fmt.Errorf or
+// errors.New, or a variable that the if around r has just checked is not
+// nil. A return of nil from there was a success, which left the children
+// running and dropped their errors: no Scope body does that.
+func (s *site) failing(r *ast.ReturnStmt) bool {
+	info := s.info()
+	last := ast.Unparen(r.Results[len(r.Results)-1])
+	if call, ok := last.(*ast.CallExpr); ok {
+		f := callee(info, call)
+		return f != nil && (f.Pkg().Path() == "fmt" && f.Name() == "Errorf" || f.Pkg().Path() == "errors" && f.Name() == "New")
+	}
+	v := varOf(info, last)
+	if v == nil {
+		return false
+	}
+	cur := s.cursorOf(r)
+	for c := range cur.Enclosing((*ast.IfStmt)(nil), (*ast.FuncLit)(nil)) {
+		is, ok := c.Node().(*ast.IfStmt)
+		return ok && within(r, is.Body) && isNotNil(info, is.Cond, v) && is.Body.List[len(is.Body.List)-1] == ast.Stmt(r)
 	}
 	return false
 }

@@ -428,3 +428,28 @@ func delivers(ctx context.Context, items []Item) error {
 	wg.Wait()
 	return g.Wait()
 }
+
+// A return of nil from the loop was a success that left the children
+// running: a Scope body cannot do that.
+func returnsNil(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, it := range items {
+		if it.ID < 0 {
+			return nil
+		}
+		g.Go(func() error { return process(ctx, it) })
+	}
+	return g.Wait()
+}
+
+// A return of an error just checked is a failure.
+func returnsErr(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	for _, it := range items {
+		if _, err := fetch(ctx, it.ID); err != nil {
+			return err
+		}
+		g.Go(func() error { return process(ctx, it) })
+	}
+	return g.Wait()
+}
