@@ -136,9 +136,10 @@ const (
 	kErrSlice              // returns val(i) and failure(kErrSlice, i), a listFailure
 	kErrMap                // returns val(i) and failure(kErrMap, i), a mapFailure
 	kErrFunc               // returns val(i) and failure(kErrFunc, i), a funcFailure
+	kWaitStop              // waits for Stopping(ctx) or ctx.Done, returns val(i), ctx.Err()
 )
 
-var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source", "waitCause", "slow", "errSlice", "errMap", "errFunc"}
+var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source", "waitCause", "slow", "errSlice", "errMap", "errFunc", "waitStop"}
 
 func (k kind) String() string { return kindNames[k] }
 
@@ -192,6 +193,12 @@ func fnFor[T any](s *slot) func(context.Context) (T, error) {
 			runtime.Goexit()
 		case kWaitCtx:
 			<-ctx.Done()
+			return val[T](s.i), ctx.Err()
+		case kWaitStop:
+			select {
+			case <-Stopping(ctx):
+			case <-ctx.Done():
+			}
 			return val[T](s.i), ctx.Err()
 		case kWaitCause:
 			<-ctx.Done()

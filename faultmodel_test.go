@@ -1,0 +1,1236 @@
+package task
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The fault model: what a call over n positions must do, given what each
+// position does, when the positions are released in a given order and the
+// caller's ctx may be canceled in between. It is written from the package
+// documentation (doc.go and the doc comments of the calls), apart from the
+// code, and shared by the fault matrix and the fuzzer (faults_test.go,
+// fuzz_test.go).
+
+// op is the call under test.
+type op int
+
+const (
+	opAwait           op = iota // AwaitN over tasks started with Go
+	opRun                       // RunN
+	opAll                       // All over tasks started with Go
+	opMap                       // Map with a limit of n
+	opScope                     // Scope whose body spawns a child per position, then waits for its first k
+	opScopeLimit                // Scope with SetLimit(2): the body spawns child 0, which spawns the others; the body waits for its first k
+	opMapSeq                    // MapSeq over the positions with a limit of n
+	opMapSeqUnordered           // MapSeqUnordered, the same
+	opDo                        // Do
+	opForEach                   // ForEach with a limit of 2
+	opForEachSeq                // ForEachSeq with a limit of 2
+	opGo                        // Scope whose body starts the children with Spawn, Group.Go and Group.TryGo in turn, then waits for the spawned among its first k
+	opGoLimit                   // Scope with SetLimit(2): the body starts child 0 with Group.Go, which starts the others with Spawn and Group.Go in turn; the body waits for the spawned among its first k
+	opScopeTree                 // Scope with SetLimit(2): the body spawns child 0, which spawns the others, waits for children 1 to k, then does what its position does
+	numOps
+)
+
+var opNames = [...]string{"Await", "Run", "All", "Map", "Scope", "ScopeLimit", "MapSeq", "MapSeqUnordered",
+	"Do", "ForEach", "ForEachSeq", "Go", "GoLimit", "ScopeTree"}
+
+func (o op) String() string { return opNames[o] }
+
+// scopeLimit is the limit of the limited Scopes, ForEach and ForEachSeq.
+const scopeLimit = 2
+
+// limit is how many of the n functions of o run at once.
+func (o op) limit(n int) int {
+	switch o {
+	case opScopeLimit, opGoLimit, opScopeTree, opForEach, opForEachSeq:
+		return min(n, scopeLimit)
+	}
+	return n
+}
+
+// runs reports whether o runs the functions, rather than awaiting tasks.
+func (o op) runs() bool { return o != opAwait && o != opAll }
+
+// graceful reports whether o takes the Grace option: every call that runs
+// functions but Do.
+func (o op) graceful() bool { return o.runs() && o != opDo }
+
+// scope reports whether o is a Scope.
+func (o op) scope() bool {
+	switch o {
+	case opScope, opScopeLimit, opGo, opGoLimit, opScopeTree:
+		return true
+	}
+	return false
+}
+
+// seq reports whether o yields pairs (MapSeq and MapSeqUnordered).
+func (o op) seq() bool { return o == opMapSeq || o == opMapSeqUnordered }
+
+// A start is how a Scope's child is started.
+type start int
+
+const (
+	bySpawn start = iota
+	byGo
+	byTryGo
+)
+
+// startOf is how child i of o is started: opGo takes Spawn, Group.Go and
+// Group.TryGo in turn (below the limit, TryGo starts at once), opGoLimit
+// starts child 0 with Group.Go and then Group.Go and Spawn in turn; the
+// others spawn every child.
+func (o op) startOf(i int) start {
+	switch {
+	case o == opGo:
+		return start(i % 3)
+	case o == opGoLimit && (i == 0 || i%2 == 1):
+		return byGo
+	}
+	return bySpawn
+}
+
+// waited returns the children that the body (opScopeTree: child 0) waits
+// for: those with a task among the first k (opScopeTree: children 1 to k).
+func (o op) waited(n, k int) []int {
+	var list []int
+	if o == opScopeTree {
+		for i := 1; i <= min(k, n-1); i++ {
+			list = append(list, i)
+		}
+		return list
+	}
+	if !o.scope() {
+		return nil
+	}
+	for i := range min(k, n) {
+		if o.startOf(i) == bySpawn {
+			list = append(list, i)
+		}
+	}
+	return list
+}
+
+// A waitForm is how the body or a child waits for children: each a wait
+// that runs a child still waiting for a slot inline (see Group.SetLimit).
+type waitForm int
+
+const (
+	waitTurn    waitForm = iota // Wait on each in turn, returning what the first that did not succeed gave
+	waitAll                     // All
+	waitAllSeq                  // AllSeq
+	waitWhenAll                 // WhenAll
+	waitAwait                   // AwaitN
+	numWaits
+)
+
+var waitNames = [...]string{"Wait", "All", "AllSeq", "WhenAll", "AwaitN"}
+
+func (w waitForm) String() string { return waitNames[w] }
+
+// inTurn reports whether w waits for its tasks one after another, in
+// order; the others may take them in any order.
+func (w waitForm) inTurn() bool { return w == waitTurn || w == waitAllSeq }
+
+// faultKinds are the outcomes a position can have in the fuzzer's first
+// format (see FuzzOutcomes), with kSlow standing for a function that
+// returns a value late. Their order is part of that format.
+var faultKinds = []kind{kValue, kError, kPanic, kPanicErr, kPanicNil, kGoexit, kSlow, kWaitCtx}
+
+// matrixKinds are the outcomes of the fault matrix and of the fuzzer's
+// second format: faultKinds; failures with errors whose dynamic types are
+// not comparable (listFailure, mapFailure, funcFailure), which the model
+// expects to be handled as any other error, never to crash the package;
+// and kWaitStop, a function that finishes when its call stops taking new
+// work.
+var matrixKinds = append(slices.Clip(faultKinds), kErrSlice, kErrMap, kErrFunc, kWaitStop)
+
+func isPanic(k kind) bool   { return k == kPanic || k == kPanicErr || k == kPanicNil }
+func isError(k kind) bool   { return k == kError || k == kErrSlice || k == kErrMap || k == kErrFunc }
+func isValue(k kind) bool   { return k == kValue || k == kSlow }
+func isWaiting(k kind) bool { return k == kWaitCtx || k == kWaitStop }
+
+// noStop is scene.stopAt when the test cancels the caller's ctx only if
+// the call has not ended once every position is released.
+const noStop = -1
+
+// graceD is the grace period of a scene with grace: fake time, in a
+// synctest bubble.
+const graceD = time.Minute
+
+// A scene is one run of the model: op over one outcome per position, the
+// positions released in order, one at a time, each once everything has
+// settled.
+//
+// For a Scope, k > 0 makes the body wait, with wait, for its first k
+// children that have a task (opScopeTree: child 0 waits for children 1 to
+// k); waitTurn returns at the first that did not succeed, with what it
+// gave (an early return that receives a failure), the others wait for all
+// and return their error. For MapSeq, the loop breaks out after k pairs.
+//
+// With stopAt ≥ 0 the test cancels the caller's ctx once stopAt positions
+// are released (0: before any), with grace the call has Grace(graceD); with
+// noStop, the test cancels it only if the call has not ended once every
+// position is released (a position waits for cancellation and nothing
+// else will cancel it).
+type scene struct {
+	op     op
+	kinds  []kind
+	order  []int
+	k      int
+	wait   waitForm
+	stopAt int
+	grace  bool
+}
+
+func (s scene) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v%d %v order %v", s.op, len(s.kinds), s.kinds, s.order)
+	if s.k > 0 {
+		fmt.Fprintf(&b, " k=%d", s.k)
+		if s.op.scope() {
+			fmt.Fprintf(&b, " by %v", s.wait)
+		}
+	}
+	if s.stopAt != noStop {
+		fmt.Fprintf(&b, " stop at %d", s.stopAt)
+	}
+	if s.grace {
+		b.WriteString(" with grace")
+	}
+	return b.String()
+}
+
+// seqPair is one pair a sequence yielded.
+type seqPair struct {
+	v   int
+	err error
+}
+
+// wantPair is a pair the model expects: the value of position pos, or its
+// error (its failure, or context.Canceled when ctx stopped it). Pairs of
+// the same group come in any order; an optional pair may be missing.
+type wantPair struct {
+	pos      int
+	err      bool
+	canceled bool
+	group    int
+	optional bool
+}
+
+func (w wantPair) String() string {
+	s := fmt.Sprintf("inputs[%d]:value", w.pos)
+	switch {
+	case w.canceled:
+		s = fmt.Sprintf("inputs[%d]:canceled", w.pos)
+	case w.err:
+		s = fmt.Sprintf("inputs[%d]:error", w.pos)
+	}
+	if w.optional {
+		s += "?"
+	}
+	return s
+}
+
+// expectation is what the model says of one way the call can go.
+type expectation struct {
+	call           string // the Call that errors name ("Run3", "Scope", ...)
+	arg            string // how they name positions: "f", "t" (1-based) or a slice ("inputs", "children", "fns")
+	parentCanceled bool   // the test canceled the caller's ctx after every release (see scene)
+	eitherEnd      bool   // parentCanceled may be either (a loop that breaks out, which the model does not follow)
+	panics, exits  bool
+	firstPanic     int           // the Index of the panic raised: the first in argument order (-1: a Scope's body)
+	positions      []int         // 0-based positions in the error or the panic, sorted (-1: a Scope's body)
+	errs           map[int][]int // per failing position, the positions whose failures its error holds (default: its own)
+	ctxErr         bool          // the caller's ctx ended the call: errors.Is(err, context.Canceled) and the cause
+	anyCtx         bool          // ctxErr is not checked (a sequence's panic holds the unfinished calls it did not yield)
+	canceledAt     []int         // positions whose error is context.Canceled rather than their failure (awaits)
+	lists          bool          // check unfinished, canceled and notStarted
+	unfinished     []int         // CallError.Unfinished, sorted
+	canceled       []int         // CallError.Canceled, sorted
+	notStarted     int           // CallError.NotStarted
+	allReturned    bool          // every function that started has returned when the call ends
+	allStarted     bool          // every function has started when the call ends, but those in unstarted
+	unstarted      []int         // the positions that never start
+	initial        []int         // if not nil: the positions started before any is released
+	maxRunning     int32         // if not 0: never more functions running at once
+	seq            bool          // a sequence: the pairs it yields are checked
+	pairs          []wantPair    // what it yields if the loop does not break out
+	npairs         int           // how many of them it yields at most (those not optional, at least)
+	breakAt        int           // the loop breaks out after this many pairs, if not 0
+	kinds          []kind        // what each position does: the failure of an error
+	bugs           []string      // if not nil: what the library does today instead, because of these bugs (see bugs_test.go)
+	leftByStop     []int         // with bugStopThenFailure: the work the stop left, which may be listed as canceled instead
+}
+
+// noPanic is firstPanic when no position panics.
+const noPanic = -2
+
+// model returns every way the scene can go.
+func model(s scene) []expectation {
+	if !s.op.runs() {
+		return append(modelAwait(s, false), modelAwait(s, true)...)
+	}
+	var es []expectation
+	libs := []bool{false}
+	if slices.Contains(s.kinds, kGoexit) && len(s.op.waited(len(s.kinds), s.k)) > 0 {
+		libs = append(libs, true) // see bugInlineGoexit
+	}
+	for _, lib := range libs {
+		for _, st := range simulate(s, lib) {
+			if lib && !st.inlineGoexit {
+				continue // as without the bug
+			}
+			e := st.expectation()
+			if lib {
+				e.bugs = []string{bugInlineGoexit}
+			}
+			es = append(es, e)
+			if b, ok := st.asBugs(e); ok {
+				es = append(es, b)
+			}
+		}
+	}
+	return es
+}
+
+// modelAwait is what AwaitN and All do: they wait for every task unless
+// their ctx ends first, and cancel nothing. parentCanceled: the test
+// canceled their ctx once every task was released.
+func modelAwait(s scene, parentCanceled bool) []expectation {
+	kinds := s.kinds
+	n := len(kinds)
+	e := expectation{firstPanic: noPanic, allReturned: !parentCanceled, kinds: kinds, parentCanceled: parentCanceled,
+		errs: map[int][]int{}}
+	if s.op == opAwait {
+		e.call, e.arg = "Await"+strconv.Itoa(n), "t"
+	} else {
+		e.call, e.arg = "All", "tasks"
+	}
+	var waiting []int
+	for i, k := range kinds {
+		switch {
+		case isError(k):
+			e.positions = append(e.positions, i)
+			e.errs[i] = []int{i}
+		case isPanic(k):
+			e.panics = true
+			e.positions = append(e.positions, i)
+			if e.firstPanic == noPanic {
+				e.firstPanic = i
+			}
+		case k == kGoexit:
+			e.exits = true
+			e.positions = append(e.positions, i)
+		case isWaiting(k):
+			waiting = append(waiting, i)
+		}
+	}
+	if len(waiting) > 0 != parentCanceled {
+		return nil // only the test's cancellation ends a task that waits for it
+	}
+	if !parentCanceled {
+		return []expectation{e}
+	}
+	// Either the call sees its ctx done while a task is pending and
+	// returns the context's error alone, at once; or the tasks waiting for
+	// cancellation complete first, and their cancellation errors are
+	// failures like any other (AwaitN filters nothing).
+	early := expectation{call: e.call, arg: e.arg, firstPanic: noPanic, ctxErr: true, kinds: kinds, parentCanceled: true}
+	late := e
+	late.positions = slices.Sorted(slices.Values(append(slices.Clone(e.positions), waiting...)))
+	late.canceledAt = waiting
+	late.allReturned = true
+	return []expectation{early, late}
+}
+
+// class is how a position ended, in the model.
+type class uint8
+
+const (
+	cRunning    class = iota // not ended
+	cValue                   // returned a value, or an error after it had finished anyway: success
+	cFailure                 // an error of its own
+	cPanic                   // a panic
+	cGoexit                  // runtime.Goexit
+	cCanceled                // stopped by the call (fail-fast): CallError.Canceled; for a Scope's child, also never started after a failure
+	cUnfinished              // stopped by the caller's ctx: CallError.Unfinished
+	cNotStarted              // never started, the call having stopped taking new work: CallError.NotStarted
+	cLeft                    // never started after a failure (Map's inputs not taken), or a sequence's input not pulled or held: not reported
+)
+
+// failed reports whether c is a failure of the position's own, which
+// cancels the call (fail-fast) and is reported.
+func (c class) failed() bool { return c == cFailure || c == cPanic || c == cGoexit }
+
+// stop reports whether c is a cancellation, as a waiter receives it.
+func (c class) stop() bool { return c == cCanceled || c == cUnfinished || c == cNotStarted }
+
+// A waiter is the body of a Scope, or child 0 of opScopeTree, waiting
+// for children with a waitForm. It takes them one after another, running
+// inline one still waiting for a slot; a wait over several tasks may take
+// them in argument order or last first (the package documentation does
+// not say: the model allows both, and AllSeq takes them as they come).
+type waiter struct {
+	active bool
+	list   []int // the children waited for, in the order it takes them; shared between states
+	next   int   // the index in list of the child waited for now
+	inline int   // the child it runs inline now, or -1
+	ran    bool  // it ran a child inline
+}
+
+// A simState is where the functions of a scene are, in the model. Between
+// two releases the model takes the steps of the goroutines (see run):
+// those that commute as they come, and where the order changes the
+// outcome (a free slot taking the next child while a sibling fails, or
+// while a waiter takes that child inline) every order (see branches).
+type simState struct {
+	s        *scene
+	lib      bool    // follow the library's bugInlineGoexit
+	started  []bool  // per position: its function began
+	done     []bool  // per position: it ended, or will never start
+	released []bool  // per position: its gate is open
+	class    []class // per position, once done
+	epoch    []int   // per position: the settle in which it ended
+	queue    []int   // the positions waiting for a slot (Scope) or a worker (ForEach, ForEachSeq), in order
+	slots    []int   // per goroutine holding a slot: the position it runs, or -1 once that returned
+	ep       int     // the settle now
+
+	failed     bool  // a failure canceled the call (fail-fast)
+	callerDone bool  // the caller's ctx is canceled
+	cut        bool  // the grace period is over
+	left       bool  // the stop left work not started
+	leftWork   []int // that work
+	failLater  bool  // a failure after a stop that left work not started (see bugs_test.go)
+
+	body      waiter
+	bodyEnded bool
+	bodyClass class
+	tree      waiter // child 0's, for opScopeTree
+	recv      [2][]int
+	hidden    []bool // children not listed: the body received their failure, or an await passed their panic or Goexit on
+
+	parentCanceled bool
+	initial        []int // the positions started before any was released
+	inlineGoexit   bool  // lib: a child run inline called Goexit
+}
+
+// recvBody and recvTree index simState.recv: the children whose failures
+// the body's (child 0's) error holds.
+const (
+	recvBody = 0
+	recvTree = 1
+)
+
+// simulate returns the states the scene can end in. With lib, it follows
+// what the library does today where it meets bugInlineGoexit.
+func simulate(s scene, lib bool) []simState {
+	n := len(s.kinds)
+	lim := s.op.limit(n)
+	st := simState{
+		s:        &s,
+		lib:      lib,
+		started:  make([]bool, n),
+		done:     make([]bool, n),
+		released: make([]bool, n),
+		class:    make([]class, n),
+		epoch:    make([]int, n),
+		hidden:   make([]bool, n),
+	}
+	for i := range n {
+		if i < lim {
+			st.started[i] = true
+			st.slots = append(st.slots, i)
+		} else {
+			st.queue = append(st.queue, i)
+		}
+	}
+	list := s.op.waited(n, s.k)
+	st.body.inline, st.tree.inline, st.bodyClass = -1, -1, cValue
+	st.bodyEnded = !s.op.scope()
+	var starts []simState
+	for _, backward := range []bool{false, true} {
+		if backward && (s.wait.inTurn() || len(list) < 2) {
+			break
+		}
+		x := st.clone()
+		w := waiter{active: len(list) > 0, list: list, inline: -1}
+		if backward {
+			w.list = slices.Clone(list)
+			slices.Reverse(w.list)
+		}
+		if s.op == opScopeTree {
+			x.tree = w
+			x.bodyEnded = true // the body returns at once
+		} else {
+			x.body = w
+			x.bodyEnded = x.bodyEnded || !w.active
+		}
+		starts = append(starts, x)
+	}
+	states := settle(starts)
+	for i := range states {
+		states[i].initial = []int{}
+		for p, ok := range states[i].started {
+			if ok {
+				states[i].initial = append(states[i].initial, p)
+			}
+		}
+	}
+	for step, i := range s.order {
+		if step == s.stopAt {
+			states = each(states, (*simState).stop)
+		}
+		states = each(states, func(st *simState) { st.released[i] = true })
+	}
+	if s.stopAt == len(s.order) {
+		states = each(states, (*simState).stop)
+	}
+	var out []simState
+	for _, st := range states {
+		if !st.ended() {
+			end := st.clone()
+			switch {
+			case s.stopAt == noStop:
+				end.parentCanceled = true
+				end.stop()
+			case s.grace:
+				end.cut = true
+			}
+			for _, x := range settle([]simState{end}) {
+				if !x.ended() {
+					panic(fmt.Sprintf("simulate: %v does not end: %+v", s, x))
+				}
+				out = append(out, x)
+			}
+			continue
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// each applies f to a copy of every state, then settles them.
+func each(states []simState, f func(*simState)) []simState {
+	next := make([]simState, len(states))
+	for i, st := range states {
+		next[i] = st.clone()
+		f(&next[i])
+	}
+	return settle(next)
+}
+
+func (st simState) clone() simState {
+	st.started = slices.Clone(st.started)
+	st.done = slices.Clone(st.done)
+	st.released = slices.Clone(st.released)
+	st.class = slices.Clone(st.class)
+	st.epoch = slices.Clone(st.epoch)
+	st.queue = slices.Clone(st.queue)
+	st.leftWork = slices.Clone(st.leftWork)
+	st.slots = slices.Clone(st.slots)
+	st.hidden = slices.Clone(st.hidden)
+	st.recv = [2][]int{slices.Clone(st.recv[0]), slices.Clone(st.recv[1])}
+	return st
+}
+
+// key identifies a state, to follow it once.
+func (st *simState) key() string {
+	b := make([]byte, 0, 128)
+	for i := range st.done {
+		var x byte
+		if st.started[i] {
+			x |= 1
+		}
+		if st.done[i] {
+			x |= 2
+		}
+		if st.released[i] {
+			x |= 4
+		}
+		if st.hidden[i] {
+			x |= 8
+		}
+		b = append(b, x, byte(st.class[i]), byte(st.epoch[i]))
+	}
+	b = append(b, '|')
+	for _, q := range st.queue {
+		b = append(b, byte(q))
+	}
+	b = append(b, '|')
+	for _, g := range st.slots {
+		b = append(b, byte(g+1))
+	}
+	b = append(b, '|')
+	flags := []bool{st.failed, st.callerDone, st.cut, st.left, st.failLater, st.bodyEnded, st.parentCanceled,
+		st.body.active, st.body.ran, st.tree.active, st.tree.ran, st.inlineGoexit}
+	for _, f := range flags {
+		if f {
+			b = append(b, '1')
+		} else {
+			b = append(b, '0')
+		}
+	}
+	for _, w := range []waiter{st.body, st.tree} {
+		b = append(b, byte(w.next), byte(w.inline+1))
+		if len(w.list) > 1 {
+			b = append(b, byte(w.list[0]))
+		}
+	}
+	b = append(b, byte(st.bodyClass), '|')
+	for _, i := range st.initial {
+		b = append(b, byte(i))
+	}
+	for _, r := range st.recv {
+		b = append(b, '|')
+		for _, j := range r {
+			b = append(b, byte(j))
+		}
+	}
+	return string(b)
+}
+
+// ended reports whether the call has ended: the body and every position.
+func (st *simState) ended() bool {
+	return st.bodyEnded && !slices.Contains(st.done, false)
+}
+
+// ctxDone reports whether the functions' context is done: after a
+// failure, or once the caller's is, at once or, with Grace, once the grace
+// period is over.
+func (st *simState) ctxDone() bool {
+	return st.failed || st.callerDone && (!st.s.grace || st.cut)
+}
+
+// stopClass is how a function that gives up with its context's error
+// ends: stopped by the caller's ctx if it is done (that rule comes first),
+// else by the call.
+func (st *simState) stopClass() class {
+	if st.callerDone {
+		return cUnfinished
+	}
+	return cCanceled
+}
+
+// canReturn reports whether position i, running, returns now.
+func (st *simState) canReturn(i int) bool {
+	if !st.released[i] || st.s.op == opScopeTree && i == 0 && st.tree.active {
+		return false
+	}
+	switch st.s.kinds[i] {
+	case kWaitCtx:
+		return st.ctxDone()
+	case kWaitStop:
+		// Stopping(ctx) is closed when the call stops taking new work;
+		// without Grace it is ctx.Done().
+		return st.ctxDone() || st.callerDone
+	}
+	return true
+}
+
+// classOf is how position i ends when it returns now.
+func (st *simState) classOf(i int) class {
+	k := st.s.kinds[i]
+	switch {
+	case isValue(k):
+		return cValue
+	case isError(k):
+		return cFailure
+	case isPanic(k):
+		return cPanic
+	case k == kGoexit:
+		return cGoexit
+	case k == kWaitStop && !st.ctxDone():
+		return cValue // it returns ctx.Err(), nil: it finished in time
+	}
+	return st.stopClass()
+}
+
+// end records that position i ended as c.
+func (st *simState) end(i int, c class) {
+	st.done[i], st.class[i], st.epoch[i] = true, c, st.ep
+	if c.failed() {
+		st.fail()
+	}
+}
+
+// fail cancels the call: no work starts after a failure; a Scope's
+// children waiting for a slot complete as canceled, the inputs of
+// ForEach and ForEachSeq not taken are left.
+func (st *simState) fail() {
+	if st.failed {
+		return
+	}
+	st.failed = true
+	if st.left {
+		st.failLater = true
+	}
+	c := cLeft
+	if st.s.op.scope() {
+		c = cCanceled
+	}
+	st.drop(c)
+}
+
+// stop is the end of the caller's ctx: after a failure, it changes
+// nothing but the classes of what returns; before one, the call stops
+// taking new work, and the work waiting never starts: counted in
+// NotStarted, but for a sequence, whose inputs not pulled are not.
+func (st *simState) stop() {
+	st.callerDone = true
+	if st.failed || len(st.queue) == 0 {
+		return
+	}
+	st.left = true
+	st.leftWork = slices.Clone(st.queue)
+	c := cNotStarted
+	if st.s.op == opForEachSeq {
+		c = cLeft
+	}
+	st.drop(c)
+}
+
+// drop ends the work waiting as c.
+func (st *simState) drop(c class) {
+	for _, q := range st.queue {
+		st.done[q], st.class[q], st.epoch[q] = true, c, st.ep
+	}
+	st.queue = nil
+}
+
+// settle follows every interleaving from states until no goroutine can
+// take a step, and returns the states reached, each once.
+func settle(states []simState) []simState {
+	seen := map[string]bool{}
+	var out []simState
+	var visit func(st simState)
+	visit = func(st simState) {
+		st.run()
+		k := st.key()
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		next := st.branches()
+		if len(next) == 0 {
+			out = append(out, st)
+		}
+		for _, x := range next {
+			visit(x)
+		}
+	}
+	for _, st := range states {
+		st.ep++
+		visit(st)
+	}
+	return out
+}
+
+// A step is what one goroutine does next.
+type step struct {
+	what  stepKind
+	g     int  // the slot (stepReturn, stepTake), or the waiter: 0 the body, 1 child 0
+	fails bool // it ends in a failure, which cancels the call
+}
+
+type stepKind uint8
+
+const (
+	stepReturn     stepKind = iota // the child in slot g returns
+	stepTake                       // slot g, free, takes the first child waiting
+	stepInline                     // the child waiter g runs inline returns
+	stepFinish                     // waiter g has seen every child it waits for complete (or, in turn, one fail)
+	stepWaiterTake                 // waiter g takes the child it waits for, still waiting for a slot, inline
+)
+
+// waiterAt returns waiter g of st.
+func (st *simState) waiterAt(g int) *waiter {
+	if g == 0 {
+		return &st.body
+	}
+	return &st.tree
+}
+
+// steps returns the steps the goroutines can take now.
+func (st *simState) steps() []step {
+	var steps []step
+	for g, c := range st.slots {
+		switch {
+		case c >= 0 && st.canReturn(c):
+			steps = append(steps, step{stepReturn, g, st.classOf(c).failed()})
+		case c == -1 && len(st.queue) > 0:
+			steps = append(steps, step{stepTake, g, false})
+		}
+	}
+	for g := range 2 {
+		w := st.waiterAt(g)
+		switch {
+		case !w.active:
+		case w.inline >= 0:
+			if st.canReturn(w.inline) {
+				steps = append(steps, step{stepInline, g, st.classOf(w.inline).failed()})
+			}
+		case st.wants(w) >= 0:
+			steps = append(steps, step{stepWaiterTake, g, false})
+		default:
+			if got, ok := st.waitEnded(w); ok {
+				c, _ := st.waitOutcome(got)
+				steps = append(steps, step{stepFinish, g, c.failed()})
+			}
+		}
+	}
+	return steps
+}
+
+// apply takes step x.
+func (st *simState) apply(x step) {
+	switch x.what {
+	case stepReturn:
+		c := st.slots[x.g]
+		st.end(c, st.classOf(c))
+		st.slots[x.g] = -1
+	case stepTake:
+		q := st.queue[0]
+		st.slots[x.g] = q
+		st.started[q] = true
+		st.queue = st.queue[1:]
+	case stepInline:
+		w := st.waiterAt(x.g)
+		j, c := w.inline, st.classOf(w.inline)
+		st.end(j, c)
+		w.inline = -1
+		if st.lib && c == cGoexit {
+			// Today the Goexit ends the waiter's goroutine at once: the
+			// wait ends as if the waiter had called Goexit itself, and
+			// the child is listed too.
+			st.inlineGoexit = true
+			st.endWaiter(w, x.g-1, cGoexit)
+		}
+	case stepFinish:
+		w := st.waiterAt(x.g)
+		got, _ := st.waitEnded(w)
+		st.finishWait(w, x.g-1, got)
+	case stepWaiterTake:
+		w := st.waiterAt(x.g)
+		q := st.wants(w)
+		st.queue = slices.DeleteFunc(st.queue, func(y int) bool { return y == q })
+		st.started[q] = true
+		w.inline, w.ran = q, true
+	}
+}
+
+// run takes the steps that do not depend on the interleaving, until only
+// steps that race are left: the others commute with every step. Steps
+// race when one ends in a failure (which drops the children waiting)
+// while a free slot can take one; or when a free slot and a waiter both
+// want the first waiting child.
+func (st *simState) run() {
+	for {
+		// The slots that nothing is left to take end; the waiters pass the
+		// children seen completed.
+		st.slots = slices.DeleteFunc(st.slots, func(c int) bool { return c == -1 && len(st.queue) == 0 })
+		for g := range 2 {
+			st.advance(st.waiterAt(g))
+		}
+		steps := st.steps()
+		if x, ok := st.free(steps); ok {
+			st.apply(x)
+			continue
+		}
+		return
+	}
+}
+
+// free returns a step that does not race with the others, if any: first
+// a step that ends nothing in a failure and takes no child (they free the
+// slots that may race for a child), then a failure if no child can be
+// taken, or a take if nothing fails and no one else wants that child.
+func (st *simState) free(steps []step) (step, bool) {
+	failing, taking := false, false
+	for _, x := range steps {
+		switch {
+		case x.fails:
+			failing = true
+		case x.what == stepTake || x.what == stepWaiterTake:
+			taking = true
+		default:
+			return x, true
+		}
+	}
+	for _, x := range steps {
+		switch {
+		case x.fails:
+			if !taking {
+				return x, true
+			}
+		case x.what == stepTake:
+			if !failing && !st.wanted(st.queue[0]) {
+				return x, true
+			}
+		case x.what == stepWaiterTake:
+			q := st.wants(st.waiterAt(x.g))
+			if !failing && (q != st.queue[0] || !slices.Contains(st.slots, -1)) {
+				return x, true
+			}
+		}
+	}
+	return step{}, false
+}
+
+// branches returns the states that the steps that race lead to.
+func (st *simState) branches() []simState {
+	var next []simState
+	took := false
+	for _, x := range st.steps() {
+		if x.what == stepTake {
+			if took {
+				continue // the free slots are alike
+			}
+			took = true
+		}
+		y := st.clone()
+		y.apply(x)
+		next = append(next, y)
+	}
+	return next
+}
+
+// wants returns the child w waits for if it still waits for a slot,
+// for w to take it inline, or -1.
+func (st *simState) wants(w *waiter) int {
+	if !w.active || w.inline >= 0 || w.next >= len(w.list) {
+		return -1
+	}
+	if j := w.list[w.next]; slices.Contains(st.queue, j) {
+		return j
+	}
+	return -1
+}
+
+// wanted reports whether a waiter may take waiting child q inline.
+func (st *simState) wanted(q int) bool {
+	return st.wants(&st.body) == q || st.wants(&st.tree) == q
+}
+
+// advance moves waiter w past the children it has seen complete that do
+// not end its wait.
+func (st *simState) advance(w *waiter) {
+	for w.active && w.inline < 0 && w.next < len(w.list) {
+		j := w.list[w.next]
+		if !st.done[j] || st.s.wait == waitTurn && st.class[j] != cValue {
+			return
+		}
+		w.next++
+	}
+}
+
+// waitEnded returns the children whose outcomes end the wait of w, if it
+// has ended: every child, or, in turn, the first that did not succeed.
+func (st *simState) waitEnded(w *waiter) ([]int, bool) {
+	if w.next == len(w.list) {
+		return w.list, true
+	}
+	if j := w.list[w.next]; st.done[j] && st.s.wait == waitTurn && st.class[j] != cValue {
+		return []int{j}, true
+	}
+	return nil, false
+}
+
+// waitOutcome is how a wait over the children got, all completed, ends,
+// and the failures its error holds.
+//
+// A wait raises the first panic in argument order, or else a Goexit. Else
+// it returns the failures and cancellations, which the rules of the
+// package classify as the waiter's: an error that holds a cancellation is
+// a stop, by the caller's ctx if it is done, else by the call; anything
+// else is a failure of its own.
+func (st *simState) waitOutcome(got []int) (class, []int) {
+	c := cValue
+	for _, j := range got {
+		switch st.class[j] {
+		case cPanic:
+			c = cPanic
+		case cGoexit:
+			if c != cPanic {
+				c = cGoexit
+			}
+		}
+	}
+	if c != cValue {
+		return c, nil
+	}
+	var fails []int
+	stopped := false
+	for _, j := range got {
+		switch {
+		case st.class[j] == cFailure:
+			fails = append(fails, j)
+		case st.class[j].stop():
+			stopped = true
+		}
+	}
+	switch {
+	case stopped:
+		return st.stopClass(), nil
+	case len(fails) > 0:
+		return cFailure, fails
+	}
+	return cValue, nil
+}
+
+// finishWait ends the wait of w (self: -1 for the body, 0 for child 0) over
+// the children got, and what w's goroutine then does: the body returns
+// what the wait gave; child 0 returns it if it is not a success, else goes
+// on to what its position does.
+//
+// The panics and Goexits a wait passed on are not raised again, nor listed
+// (the one it raised stands for them). What the body received and
+// returned as its own failure is the body's to report: the children's
+// failures are not listed again.
+func (st *simState) finishWait(w *waiter, self int, got []int) {
+	w.active = false
+	c, fails := st.waitOutcome(got)
+	if c == cPanic || c == cGoexit {
+		for _, j := range got {
+			if st.class[j] == cPanic || st.class[j] == cGoexit {
+				st.hidden[j] = true
+			}
+		}
+	}
+	st.endWaiter(w, self, c)
+	if c == cFailure {
+		if self < 0 {
+			st.recv[recvBody] = fails
+			for _, j := range fails {
+				st.hidden[j] = true
+			}
+		} else {
+			st.recv[recvTree] = fails
+		}
+	}
+}
+
+// endWaiter ends the goroutine of waiter w as c: the body returns, child
+// 0 returns unless c is a success.
+func (st *simState) endWaiter(w *waiter, self int, c class) {
+	w.active = false
+	if self < 0 {
+		st.bodyEnded, st.bodyClass = true, c
+		if c.failed() {
+			st.fail()
+		}
+		return
+	}
+	if c == cValue {
+		return // child 0 goes on
+	}
+	g := slices.Index(st.slots, 0)
+	st.end(0, c)
+	st.slots[g] = -1
+}
+
+// expectation is what the model says of a call that ended in st.
+func (st simState) expectation() expectation {
+	s := *st.s
+	n := len(s.kinds)
+	e := expectation{firstPanic: noPanic, allReturned: true, allStarted: true, kinds: s.kinds, lists: true,
+		parentCanceled: st.parentCanceled, errs: map[int][]int{}}
+	switch s.op {
+	case opRun:
+		e.call, e.arg = "Run"+strconv.Itoa(n), "f"
+	case opDo:
+		e.call, e.arg = "Do", "fns"
+	case opMap:
+		e.call, e.arg = "Map", "inputs"
+	case opForEach:
+		e.call, e.arg = "ForEach", "inputs"
+	case opForEachSeq:
+		e.call, e.arg = "ForEachSeq", "inputs"
+	case opMapSeq:
+		e.call, e.arg = "MapSeq", "inputs"
+	case opMapSeqUnordered:
+		e.call, e.arg = "MapSeqUnordered", "inputs"
+	default:
+		e.call, e.arg = "Scope", "children"
+	}
+	if lim := s.op.limit(n); lim < n {
+		e.maxRunning = int32(lim)
+		if st.body.ran {
+			e.maxRunning++ // a child run inline by the body runs in addition to the limit
+		}
+	}
+	add := func(p int, c class) {
+		switch c {
+		case cFailure:
+			e.positions = append(e.positions, p)
+			e.errs[p] = []int{p}
+		case cPanic:
+			e.panics = true
+			e.positions = append(e.positions, p)
+			if e.firstPanic == noPanic {
+				e.firstPanic = p
+			}
+		case cGoexit:
+			e.exits = true
+			e.positions = append(e.positions, p)
+		case cCanceled:
+			e.canceled = append(e.canceled, p)
+		case cUnfinished:
+			e.unfinished = append(e.unfinished, p)
+		case cNotStarted:
+			e.notStarted++
+		}
+	}
+	if s.op.scope() {
+		add(-1, st.bodyClass)
+		if st.bodyClass == cFailure {
+			e.errs[-1] = st.recv[recvBody] // what it received
+		}
+	}
+	for i := range n {
+		if !st.started[i] {
+			e.unstarted = append(e.unstarted, i)
+		}
+		if st.hidden[i] {
+			continue
+		}
+		add(i, st.class[i])
+	}
+	if s.op == opScopeTree && st.class[0] == cFailure && st.recv[recvTree] != nil {
+		e.errs[0] = st.recv[recvTree]
+	}
+	// A sequence's error says that ctx ended the call before the
+	// sequence did.
+	e.ctxErr = len(e.unfinished) > 0 || e.notStarted > 0 || st.left && s.op == opForEachSeq
+	e.initial = st.initial
+	if s.op.seq() {
+		st.pairs(&e)
+	}
+	return e
+}
+
+// asBugs returns what the library does today instead of e, because of the
+// bugs st meets (see bugs_test.go), if any.
+func (st simState) asBugs(e expectation) (expectation, bool) {
+	s := *st.s
+	b := e
+	b.bugs = slices.Clone(e.bugs)
+	b.errs = maps.Clone(e.errs)
+	if st.failLater {
+		// The work the stop left may be listed as canceled by the
+		// failure, or not at all, and the stop not said.
+		b.bugs = append(b.bugs, bugStopThenFailure)
+		b.leftByStop = st.leftWork
+		b.anyCtx = true
+	}
+	for _, j := range st.recv[recvBody] {
+		if !comparableKind(s.kinds[j]) {
+			// Listed again, as a failure of its own.
+			if len(b.bugs) == 0 || b.bugs[len(b.bugs)-1] != bugReceivedUncomparable {
+				b.bugs = append(b.bugs, bugReceivedUncomparable)
+			}
+			b.positions = append(slices.Clone(b.positions), j)
+			b.errs[j] = []int{j}
+		}
+	}
+	slices.Sort(b.positions)
+	return b, len(b.bugs) > len(e.bugs)
+}
+
+// comparableKind reports whether the failure of k can be compared.
+func comparableKind(k kind) bool { return k != kErrSlice && k != kErrMap && k != kErrFunc }
+
+// pairs is what MapSeq's doc comment says of a loop over the positions
+// with a limit of n (every call starts at once), consuming every pair, or
+// breaking out after k.
+//
+// The pairs come in input order (MapSeqUnordered: in the order the calls
+// return; those that return in the same settle, in any order): (value,
+// nil), or (zero, *PositionError) for a failure. Fail-fast cancels the
+// running calls and the cancellations it caused are left out; calls that
+// ctx stopped yield their errors. A panic or Goexit stops the yields and
+// is passed on once every call has returned: the first panic in input
+// order, holding what else was not yielded. Breaking out cancels the
+// calls still running and waits for them; a panic or Goexit met on the
+// way is still passed on.
+func (st simState) pairs(e *expectation) {
+	s := *st.s
+	n := len(s.kinds)
+	e.seq, e.lists, e.anyCtx, e.errs, e.breakAt = true, false, true, nil, s.k
+	e.eitherEnd = s.k > 0
+	// The pairs, in the order they come, until a panic or a Goexit.
+	stream := make([]int, n)
+	for i := range stream {
+		stream[i] = i
+	}
+	unordered := s.op == opMapSeqUnordered
+	if unordered {
+		slices.SortStableFunc(stream, func(a, b int) int { return st.epoch[a] - st.epoch[b] })
+	}
+	fatal := -1 // the epoch of the first panic or Goexit, unordered
+	for _, p := range stream {
+		c := st.class[p]
+		group := p
+		if unordered {
+			group = st.epoch[p]
+			if fatal >= 0 && group > fatal {
+				break
+			}
+		}
+		if c == cPanic || c == cGoexit {
+			if !unordered {
+				break
+			}
+			// Those that ended with it may come before it.
+			fatal = group
+			for i := range e.pairs {
+				if e.pairs[i].group == group {
+					e.pairs[i].optional = true
+				}
+			}
+			continue
+		}
+		w := wantPair{pos: p, group: group, optional: fatal >= 0}
+		switch c {
+		case cValue:
+		case cFailure:
+			w.err = true
+		case cUnfinished:
+			w.err, w.canceled = true, true
+		default:
+			continue
+		}
+		e.pairs = append(e.pairs, w)
+	}
+	e.npairs = len(e.pairs)
+	if s.k > 0 && s.k < e.npairs {
+		e.npairs = s.k
+	}
+	// What the panic holds: every panic and Goexit, and the failures that
+	// were not yielded (checkEnding leaves out those the loop received).
+	e.positions, e.firstPanic, e.panics, e.exits = nil, noPanic, false, false
+	for i, k := range s.kinds {
+		switch {
+		case isPanic(k):
+			e.panics = true
+			if e.firstPanic == noPanic {
+				e.firstPanic = i
+			}
+			e.positions = append(e.positions, i)
+		case k == kGoexit:
+			e.exits = true
+			e.positions = append(e.positions, i)
+		case isError(k):
+			e.positions = append(e.positions, i)
+		}
+	}
+	if !e.panics {
+		e.positions = nil
+	}
+}
