@@ -180,24 +180,107 @@ func TestNamedAllocs(t *testing.T) {
 	}
 }
 
-func TestScopeAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates")
-	}
+// scopeAllocs is the allocations of a Scope whose body calls start n
+// times.
+func scopeAllocs(limit, n int, start func(g *Group)) float64 {
 	ctx := context.Background()
-	scopeAllocs := testing.AllocsPerRun(100, func() {
-		Scope(ctx, func(ctx context.Context, g *Group) (int, error) { return 0, nil })
-	})
-	spawnAllocs := testing.AllocsPerRun(100, func() {
+	return testing.AllocsPerRun(100, func() {
 		Scope(ctx, func(ctx context.Context, g *Group) (int, error) {
-			for range 10 {
-				Spawn(g, immediate[int])
+			g.SetLimit(limit)
+			for range n {
+				start(g)
 			}
 			return 0, nil
 		})
 	})
-	if scopeAllocs != 2 || (spawnAllocs-scopeAllocs)/10 > 2 {
-		t.Errorf("Scope: %v allocations; Spawn: %v each; want 2 and at most 2", scopeAllocs, (spawnAllocs-scopeAllocs)/10)
+}
+
+// returnsNil is a function of Group.Go that is not a new closure.
+func returnsNil(context.Context) error { return nil }
+
+func TestScopeAllocsTwo(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	if got := scopeAllocs(NoLimit, 0, nil); got != 2 {
+		t.Errorf("Scope: %v allocations; want 2", got)
+	}
+}
+
+// TestGroupGoAllocsOnePerChild: a child of Group.Go or TryGo costs one
+// allocation, the closure of its go statement, when its function is not a
+// new closure; one waiting for a slot costs one too, its record.
+func TestGroupGoAllocsOnePerChild(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	const n = 100
+	for _, tc := range []struct {
+		name  string
+		limit int
+		start func(g *Group)
+	}{
+		{"Group.Go", NoLimit, func(g *Group) { g.Go(returnsNil) }},
+		{"Group.TryGo", NoLimit, func(g *Group) { g.TryGo(returnsNil) }},
+		{"Group.Go at a limit of 1", 1, func(g *Group) { g.Go(returnsNil) }},
+	} {
+		if got := (scopeAllocs(tc.limit, n, tc.start) - scopeAllocs(tc.limit, 0, nil)) / n; got != 1 {
+			t.Errorf("%s: %v allocations a child; want 1", tc.name, got)
+		}
+	}
+}
+
+// TestSpawnAllocsTwoPerChild: a child of Spawn costs two allocations, the
+// child and its goroutine's closure; one waiting for a slot costs one, the
+// child.
+func TestSpawnAllocsTwoPerChild(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	const n = 100
+	spawn := func(g *Group) { Spawn(g, immediate[int]) }
+	if got := (scopeAllocs(NoLimit, n, spawn) - scopeAllocs(NoLimit, 0, nil)) / n; got != 2 {
+		t.Errorf("Spawn: %v allocations a child; want 2", got)
+	}
+	// At a limit of 1, the first child starts and the others wait.
+	if got := scopeAllocs(1, n+1, spawn) - scopeAllocs(1, 1, spawn); got != n {
+		t.Errorf("Spawn at a limit of 1: %v allocations for %d children waiting for a slot; want %d", got, n, n)
+	}
+}
+
+// TestForEachAllocsIndependentOfInputs: ForEach makes two allocations, and
+// one per goroutine, min(limit, len(inputs)), whatever the number of
+// inputs.
+func TestForEachAllocsIndependentOfInputs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	ctx := context.Background()
+	fn := func(context.Context, int) error { return nil }
+	for _, n := range []int{4, 1000} {
+		inputs := make([]int, n)
+		if got := testing.AllocsPerRun(20, func() { ForEach(ctx, inputs, 4, fn) }); got != 2+4 {
+			t.Errorf("ForEach over %d inputs, limit 4: %v allocations; want 6", n, got)
+		}
+	}
+}
+
+// TestDoAllocsOnePerFunctionAndOne: Do of n functions makes n+1
+// allocations: its state and its outcomes, and one per goroutine it starts
+// (n-1, the last function runs on the caller's).
+func TestDoAllocsOnePerFunctionAndOne(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	ctx := context.Background()
+	for _, n := range []int{1, 2, 16} {
+		fns := make([]func(context.Context) error, n)
+		for i := range fns {
+			fns[i] = returnsNil
+		}
+		if got := testing.AllocsPerRun(100, func() { Do(ctx, fns...) }); got != float64(n+1) {
+			t.Errorf("Do of %d functions: %v allocations; want %d", n, got, n+1)
+		}
 	}
 }
 
