@@ -137,7 +137,7 @@ func (s *site) match() bool {
 				s.goCalls = append(s.goCalls, call)
 				s.tryGo = s.tryGo || methodOf(info, call, errgroupPath) == "Group.TryGo"
 			case "Group.SetLimit":
-				es := s.topLevel(call)
+				es := s.limitStmt(call)
 				if es == nil || s.setLimit != nil || len(s.goCalls) > 0 {
 					ok = false
 				}
@@ -303,11 +303,22 @@ func (s *site) receiverCall(id *ast.Ident) *ast.CallExpr {
 	return call
 }
 
-// topLevel returns the statement of the list between create and the wait
-// that is call, or nil.
-func (s *site) topLevel(call *ast.CallExpr) *ast.ExprStmt {
-	for _, st := range s.list[s.i+1 : s.w] {
-		if es, ok := st.(*ast.ExprStmt); ok && es.X == call {
+// limitStmt returns the statement that is call, g.SetLimit(n), if it runs
+// at most once, before any Go: at the top of the statements between create
+// and the wait, or in an if among them, not in a loop or a function
+// literal.
+func (s *site) limitStmt(call *ast.CallExpr) *ast.ExprStmt {
+	cur := s.cursorOf(call)
+	es, ok := cur.Parent().Node().(*ast.ExprStmt)
+	if !ok {
+		return nil
+	}
+	for c := range cur.Parent().Enclosing() {
+		switch c.Node().(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.FuncLit, *ast.SelectStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt:
+			return nil
+		}
+		if c.Node() == s.cur.Node() {
 			return es
 		}
 	}

@@ -453,3 +453,15 @@ func returnsErr(ctx context.Context, items []Item) error {
 	}
 	return g.Wait()
 }
+
+// SetLimit under a condition, before any Go: it stays in the Scope's body.
+func limitIf(ctx context.Context, items []Item, serial bool) error {
+	g, gctx := errgroup.WithContext(ctx) // want `task.Scope`
+	if serial {
+		g.SetLimit(1)
+	}
+	for _, it := range items {
+		g.Go(func() error { return process(gctx, it) })
+	}
+	return g.Wait()
+}
