@@ -121,7 +121,8 @@
 //
 // No fix is offered where the rewrite could change what the code does on
 // the success path: a group passed on, stored or used after the wait; the
-// derived context used after the wait; a return, defer or branch out of
+// derived context used after the wait; a return of nil (a return of an
+// error becomes the Scope body's failure), a defer or a branch out of
 // the statements a Scope body would take; a variable they declare used
 // after the wait; an error compared with == or type-asserted; SetLimit(0).
 // Two shapes are reported without a fix, as the task package is the better
