@@ -292,9 +292,7 @@ func model(s scene) []expectation {
 				e.bugs = []string{bugInlineGoexit}
 			}
 			es = append(es, e)
-			if b, ok := st.asBugs(e); ok {
-				es = append(es, b)
-			}
+			es = append(es, st.asBugs(e)...)
 		}
 	}
 	return es
@@ -1115,32 +1113,48 @@ func (st simState) expectation() expectation {
 	return e
 }
 
-// asBugs returns what the library does today instead of e, because of the
-// bugs st meets (see bugs_test.go), if any.
-func (st simState) asBugs(e expectation) (expectation, bool) {
+// asBugs returns what the library does today instead of e, for each set
+// of the bugs st meets that the library may still have (see bugs_test.go):
+// a fix of one must not hide the others.
+func (st simState) asBugs(e expectation) []expectation {
 	s := *st.s
-	b := e
-	b.bugs = slices.Clone(e.bugs)
-	b.errs = maps.Clone(e.errs)
+	var bugs []func(*expectation)
 	if st.failLater {
-		// The work the stop left may be listed as canceled by the
-		// failure, or not at all, and the stop not said.
-		b.bugs = append(b.bugs, bugStopThenFailure)
-		b.leftByStop = st.leftWork
-		b.anyCtx = true
+		bugs = append(bugs, func(b *expectation) {
+			// The work the stop left may be listed as canceled by the
+			// failure, or not at all, and the stop not said.
+			b.bugs = append(b.bugs, bugStopThenFailure)
+			b.leftByStop = st.leftWork
+			b.anyCtx = true
+		})
 	}
-	for _, j := range st.recv[recvBody] {
-		if !comparableKind(s.kinds[j]) {
+	if slices.ContainsFunc(st.recv[recvBody], func(j int) bool { return !comparableKind(s.kinds[j]) }) {
+		bugs = append(bugs, func(b *expectation) {
 			// Listed again, as a failure of its own.
-			if len(b.bugs) == 0 || b.bugs[len(b.bugs)-1] != bugReceivedUncomparable {
-				b.bugs = append(b.bugs, bugReceivedUncomparable)
+			b.bugs = append(b.bugs, bugReceivedUncomparable)
+			for _, j := range st.recv[recvBody] {
+				if !comparableKind(s.kinds[j]) {
+					b.positions = append(b.positions, j)
+					b.errs[j] = []int{j}
+				}
 			}
-			b.positions = append(slices.Clone(b.positions), j)
-			b.errs[j] = []int{j}
-		}
+			slices.Sort(b.positions)
+		})
 	}
-	slices.Sort(b.positions)
-	return b, len(b.bugs) > len(e.bugs)
+	var es []expectation
+	for set := 1; set < 1<<len(bugs); set++ {
+		b := e
+		b.bugs = slices.Clone(e.bugs)
+		b.errs = maps.Clone(e.errs)
+		b.positions = slices.Clone(e.positions)
+		for i, bug := range bugs {
+			if set&(1<<i) != 0 {
+				bug(&b)
+			}
+		}
+		es = append(es, b)
+	}
+	return es
 }
 
 // comparableKind reports whether the failure of k can be compared.
