@@ -54,9 +54,10 @@ func (c *core) doneChan() <-chan struct{} {
 // block waits until the task completes or ctx is done, and returns the
 // context's error in the second case. A completed task wins over a done ctx.
 func (c *core) block(ctx context.Context) error {
-	if c.state.Load() != pending || c.runQueued() {
+	if c.state.Load() != pending {
 		return nil
 	}
+	c.startQueued()
 	d := ctx.Done()
 	if d == nil {
 		c.waitForever()
@@ -83,15 +84,13 @@ func (c *core) pendingName() string {
 	return ""
 }
 
-// runQueued runs the function of c on the calling goroutine, if c is a
-// child of a Scope that is still queued for a slot, and reports whether it
-// did: c has then completed. So a wait never needs a free slot (see
+// startQueued starts the function of c at once, if c is a child of a
+// Scope still queued for a slot: a wait never needs a free slot (see
 // [Group.SetLimit]).
-func (c *core) runQueued() bool {
+func (c *core) startQueued() {
 	if x := c.x.Load(); x != nil && x.child != nil {
-		return x.child.links().g.runInline(x.child)
+		x.child.links().g.startWaited(x.child)
 	}
-	return false
 }
 
 // waitForever waits for a ctx that can never be done: it blocks on the

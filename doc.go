@@ -172,9 +172,9 @@
 // or less panics rather than meaning "no limit": a limit computed to 0
 // would silently start a goroutine per input. A Scope's child spawned at
 // its limit waits as a task with no goroutine, and a wait (Wait, AwaitN,
-// All, AllSeq, WhenAll) on such a child runs it inline, so that children
-// that wait for their own children never deadlock; see Group.SetLimit for
-// exactly what is covered.
+// All, AllSeq, WhenAll) on such a child starts it at once, in the waiter's
+// place, so that children that wait for their own children never
+// deadlock; see Group.SetLimit for exactly what is covered.
 //
 // # Shutting down
 //

@@ -7,7 +7,7 @@ import (
 )
 
 // The limit of a Scope's group: its slots, the queue of the children
-// that wait for one, the inline runs of queued children by a wait, and the
+// that wait for one, the start of a queued child by a wait, and the
 // admission of a child (after a failure or a stop, none starts).
 
 // SetLimit limits the group to n children running at once (errgroup's
@@ -20,15 +20,16 @@ import (
 // memory, use [MapSeq], or [TrySpawn] to decide what to do at the limit.
 //
 // A wait never needs a free slot: a wait (Wait, AwaitN, All, AllSeq,
-// WhenAll) on a child still waiting for a slot runs that child itself,
-// inline, on the waiting goroutine. So children that spawn children and
-// wait for them cannot deadlock, however deep the tree. A child run inline
-// by a waiting child runs in its parent's slot; one run inline by the body
-// runs in addition to the n children. Not covered: WhenAny, WhenEach and
-// FirstOK, which wait for whichever task comes first, do not run queued
-// children; nor does anything that blocks other than a wait on the queued
-// child's task (a child blocked on a channel that a queued sibling would
-// fill still needs a slot to free up).
+// WhenAll) on a child still waiting for a slot starts that child at once,
+// on a goroutine of its own, in the waiter's place: the waiter is blocked
+// until it returns. So children that spawn children and wait for them
+// cannot deadlock, however deep the tree. A child a waiting child starts
+// so runs in its parent's slot; one the body starts runs in addition to
+// the n children. Not covered: WhenAny, WhenEach and FirstOK, which wait
+// for whichever task comes first, do not start queued children; nor does
+// anything that blocks other than a wait on the queued child's task (a
+// child blocked on a channel that a queued sibling would fill still needs
+// a slot to free up).
 func (g *Group) SetLimit(n int) {
 	if n < 1 {
 		panic("task: SetLimit: n is " + strconv.Itoa(n) + "; want at least 1")
@@ -99,6 +100,10 @@ const (
 // work (see call.stopping).
 func (g *Group) refusal() refusal {
 	switch {
+	case g.c.stopped():
+		// A failure in the grace period after a stop does not make the
+		// children the stop left children of the failure.
+		return refusedStop
 	case g.c.opts&KeepGoing == 0 && g.c.failed.Load():
 		return refusedFailed
 	case g.c.stopping():
@@ -150,7 +155,7 @@ type waitState uint8
 const (
 	notQueued waitState = iota // never queued, or taken from the queue by the goroutine of a slot
 	queued                     // waiting for a slot
-	taken                      // taken from the queue by a wait, which runs it inline or cancels it; still linked
+	taken                      // taken from the queue by a wait, which starts it or cancels it; still linked
 )
 
 // cancelQueue cancels every child waiting for a slot, after a failure
@@ -272,25 +277,37 @@ func (g *Group) nextQueued() child {
 	return c
 }
 
-// runInline runs a queued child c on the calling goroutine, which waits for
-// its task, and reports whether it did; false if c was no longer queued.
-// The child runs in the waiter's place: it takes no slot.
-func (g *Group) runInline(c child) bool {
+// startWaited starts a queued child c at once, for a goroutine that is
+// about to wait for its task: the child takes the waiter's place rather
+// than a slot, on a goroutine of its own. Nothing happens if c is no longer
+// queued.
+//
+// Rejected design: running c on the waiting goroutine itself, as .NET's
+// scheduler inlines a task that has not started. A Goexit of c (t.FailNow)
+// would then end the waiter at once, before the wait has waited for its
+// other tasks, and the waiter's own Goexit would be reported next to c's.
+func (g *Group) startWaited(c child) {
 	g.mu.Lock()
 	n := c.links()
 	if n.waiting != queued {
 		g.mu.Unlock()
-		return false
+		return
 	}
 	n.waiting = taken
 	g.queued--
 	g.leftQueue(n)
 	g.mu.Unlock()
-	defer g.leave() // runs on a Goexit of the child too
 	if r := g.refusal(); r != admitted {
 		g.refuse(c, r)
-		return true
+		g.leave()
+		return
 	}
+	go g.runWaited(c)
+}
+
+// runWaited runs a child that a wait started (see startWaited). It is not
+// generic (see call.startN).
+func (g *Group) runWaited(c child) {
+	defer g.leave() // runs on a Goexit of the child too
 	c.start(g, false)
-	return true
 }

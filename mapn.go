@@ -58,9 +58,8 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 		s.add(&f, e.i, e.o)
 	}
 	err := f.err(s.parent)
-	failFast := s.opts&KeepGoing == 0 && len(f.e.Failures) > 0
-	if taken := int(s.next.Load()); taken < len(inputs) && !failFast {
-		// Inputs were left, and not by a failure: the call stopped.
+	if taken := int(s.next.Load()); taken < len(inputs) && s.stopped.Load() {
+		// Inputs were left by a stop, not by a failure.
 		err = s.notStarted(err, len(inputs)-taken)
 	}
 	s.callEnd(err)
@@ -79,8 +78,9 @@ type mapping[In, Out any] struct {
 	out  []Out
 	next atomic.Int64 // the next input to take
 
-	emu   sync.Mutex
-	notOK []endedCall // the calls that did not succeed, in the order they ended; guarded by emu
+	emu     sync.Mutex
+	notOK   []endedCall // the calls that did not succeed, in the order they ended; guarded by emu
+	stopped atomic.Bool // a worker stopped taking inputs because the call stopped
 }
 
 // An endedCall is a call of Map that did not succeed. Map keeps no outcome
@@ -117,12 +117,15 @@ func (s *mapping[In, Out]) work() {
 		done = s.parent.Done()
 	}
 	for {
-		if s.opts&KeepGoing == 0 && s.failed.Load() {
-			break
-		}
+		// The stop first: a failure in the grace period after a stop
+		// does not make the inputs the stop left inputs of the failure.
 		if s.halted.Load() || closedChan(done) || closedChan(s.outer) {
+			s.stopped.Store(true)
 			exiting = false
 			return
+		}
+		if s.opts&KeepGoing == 0 && s.failed.Load() {
+			break
 		}
 		i := int(s.next.Add(1) - 1)
 		if i >= len(s.in) {

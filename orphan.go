@@ -13,7 +13,7 @@ type extra struct {
 	observed atomic.Bool // a wait passed the panic, or the Goexit, on
 	pe       *PanicError // Go: the panic that crashes the program if nobody waited
 	name     string      // the name of a Named function that returned an error
-	child    child       // a child of a Scope: a wait runs it inline while it is queued
+	child    child       // a child of a Scope: a wait starts it while it is queued
 }
 
 // watchOrphan watches a panic recorded by a task started with Go. If the

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Scope runs body with a new [Group] and returns what body returns, once
@@ -339,23 +340,45 @@ func hashable(err error) (ok bool) {
 	return true
 }
 
-// An occurrenceCount counts the errors in the tree of an error that can be
-// compared.
-type occurrenceCount map[error]int
+// An occurrenceCount counts the errors in the tree of an error, by
+// occurrenceKey.
+type occurrenceCount map[any]int
+
+// occurrenceKey is the key of err in an occurrenceCount: err itself if it
+// can be compared; otherwise its identity, which is what every copy of the
+// interface value shares: its dynamic type and the address of the value it
+// boxes. A failure that a child returned and the body received through a
+// wait is the same interface value, copied, so it has the same identity; an
+// equal value that another child returned has not.
+func occurrenceKey(err error) any {
+	if hashable(err) {
+		return err
+	}
+	return identity{reflect.TypeOf(err), (*[2]unsafe.Pointer)(unsafe.Pointer(&err))[1]}
+}
+
+// An identity is an error value that cannot be compared, as a key.
+type identity struct {
+	t reflect.Type
+	p unsafe.Pointer
+}
 
 // take reports whether err, without the name of a Named function, has an
-// occurrence left, and uses it. An error that cannot be compared has none.
+// occurrence left, and uses it.
 func (m occurrenceCount) take(err error) bool {
-	_, err = unname(err)
-	if m == nil || !hashable(err) || m[err] == 0 {
+	if m == nil {
 		return false
 	}
-	m[err]--
+	_, err = unname(err)
+	k := occurrenceKey(err)
+	if m[k] == 0 {
+		return false
+	}
+	m[k]--
 	return true
 }
 
-// occurrences counts the errors in the tree of err that can be compared,
-// err itself included.
+// occurrences counts the errors in the tree of err, err itself included.
 func occurrences(err error) occurrenceCount {
 	m := occurrenceCount{}
 	var walk func(error)
@@ -363,9 +386,7 @@ func occurrences(err error) occurrenceCount {
 		if e == nil {
 			return
 		}
-		if hashable(e) {
-			m[e]++
-		}
+		m[occurrenceKey(e)]++
 		switch u := e.(type) {
 		case interface{ Unwrap() error }:
 			walk(u.Unwrap())

@@ -167,13 +167,21 @@ func (c *call) releaseGrace() {
 // caller's ctx is done. A call that runs every function whatever happens
 // (KeepGoing without Grace) does not stop for the caller's ctx alone.
 func (c *call) stopping() bool {
-	if c.halted.Load() || closedChan(c.outer) {
+	if c.stopped() {
 		return true
 	}
 	if c.opts&KeepGoing != 0 && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
 		return false
 	}
 	return closedChan(c.done)
+}
+
+// stopped reports whether the call was stopped, by Grace's stop, by
+// Group.Stop or by a call it is nested in: a stop that is known at once,
+// unlike the caller's ctx ending without Grace, which a call notices when
+// it looks.
+func (c *call) stopped() bool {
+	return c.halted.Load() || closedChan(c.outer)
 }
 
 // watchOuter makes a call that starts work over time (Map, ForEach, Scope,

@@ -127,9 +127,10 @@ type sequence struct {
 
 // wait is core.block for a call over several tasks.
 func (s *sequence) wait(ctx context.Context, c *core) error {
-	if c.state.Load() != pending || c.runQueued() {
+	if c.state.Load() != pending {
 		return nil
 	}
+	c.startQueued()
 	// Tasks just started by Go, or readied by the one that woke us, are
 	// usually waiting in a run queue: yielding once lets them run before
 	// we block, which is cheaper than blocking and being woken by the task
