@@ -583,6 +583,18 @@ func (s *site) scope() bool {
 	if len(body) == 0 {
 		return false
 	}
+	// A SetLimit at the top, followed by statements that do not use the
+	// group: they stay before the Scope, SetLimit goes into the body.
+	var limitFirst *ast.ExprStmt
+	if body[0] == ast.Stmt(s.setLimit) {
+		k := 1
+		for k < len(body) && !refers(info, body[k], s.group) && (s.gctx == nil || !refers(info, body[k], s.gctx)) {
+			k++
+		}
+		if k > 1 && k < len(body) {
+			limitFirst, body = s.setLimit, body[k:]
+		}
+	}
 	if s.recursiveLimiter() {
 		s.pass.Report(analysis.Diagnostic{
 			Pos: s.create.Pos(),
@@ -697,6 +709,9 @@ func (s *site) scope() bool {
 		}
 	}
 	text := s.text(body[0].Pos(), body[len(body)-1].End(), inner...)
+	if limitFirst != nil {
+		text = s.text(limitFirst.Pos(), limitFirst.End(), inner...) + "\n" + text
+	}
 	ctxParam := "_"
 	if s.gctx != nil && refers(info, &ast.BlockStmt{List: body}, s.gctx) {
 		ctxParam = s.gctx.Name()
@@ -710,6 +725,18 @@ func (s *site) scope() bool {
 
 	f.edits = append(f.edits, s.deleteCreate()...)
 	f.edits = append(f.edits, analysis.TextEdit{Pos: s.lineStart(body[0].Pos()), End: s.lineStart(s.wait.Pos())})
+	if limitFirst != nil {
+		// The line and the blank line that separated it from what stays.
+		e := s.deleteLines(limitFirst)
+		tf := s.pass.Fset.File(e.End)
+		if src := s.srcBytes(e.End); src != nil && tf.Line(e.End) < tf.LineCount() {
+			next := tf.LineStart(tf.Line(e.End) + 1)
+			if strings.TrimSpace(string(src[tf.Offset(e.End):tf.Offset(next)])) == "" {
+				e.End = next
+			}
+		}
+		f.edits = append(f.edits, e)
+	}
 	switch form {
 	case waitIfInit, waitAssign:
 		f.edits = append(f.edits,

@@ -465,3 +465,34 @@ func limitIf(ctx context.Context, items []Item, serial bool) error {
 	}
 	return g.Wait()
 }
+
+// Statements between SetLimit and the loop that do not use the group stay
+// before the Scope, so that what they declare is still there after it.
+func limitThenPrepare(ctx context.Context, items []Item) ([]int, error) {
+	g, gctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g.SetLimit(10)
+
+	var (
+		out []int
+		mu  sync.Mutex
+	)
+	for _, it := range items {
+		if it.ID < 0 {
+			continue
+		}
+		g.Go(func() error {
+			n, err := fetch(gctx, it.ID)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			out = append(out, n)
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
