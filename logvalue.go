@@ -33,24 +33,13 @@ const maxLoggedStops = 8
 //	              completed; at most 8, then unfinished.more, the number
 //	              left out
 //	canceled.N    the functions the call stopped (Canceled), in the same way
+//	not_started   CallError.NotStarted, when not 0
 //
-// Attributes that do not apply are left out. So slog.Error("checkout",
-// "err", err) gives, with a [slog.TextHandler], one line:
-//
-//	level=ERROR msg=checkout err.call=Run3 err.failures.0.arg=f2 err.failures.0.index=1 err.failures.0.error="recs: 500 internal error" err.failures.1.arg=f3 ...
-//
-// and with a [slog.JSONHandler]:
-//
-//	{"level":"ERROR","msg":"checkout","err":{"call":"Run3","failures":{"0":{"arg":"f2","index":1,"error":"recs: 500 internal error"},"1":{"arg":"f3",...}}}}
-//
-// A frame prints as file:line in text, and as {"function", "file", "line"}
-// in JSON, as slog prints its source attribute.
-//
-// The lists are groups keyed by ordinal, not arrays: slog has no list
-// kind, and a group is what every handler renders as structure. A list that
-// marshals as a JSON array (a json.Marshaler) was rejected: a text handler
-// prints it as one opaque string, and handlers that are neither text nor
-// JSON (an OpenTelemetry bridge) get no structure from it.
+// Attributes that do not apply are left out; with a [slog.TextHandler],
+// the error is one line (see the example). The lists are groups keyed by
+// ordinal, not arrays: slog has no list kind, and a group is what every
+// handler renders as structure (a json.Marshaler array was rejected: a
+// text handler prints it as one opaque string).
 func (e *CallError) LogValue() slog.Value {
 	return slog.GroupValue(e.logAttrs(true)...)
 }
@@ -73,6 +62,9 @@ func (e *CallError) logAttrs(call bool) []slog.Attr {
 	}
 	as = appendStops(as, "unfinished", e.Unfinished)
 	as = appendStops(as, "canceled", e.Canceled)
+	if e.NotStarted > 0 {
+		as = append(as, slog.Int("not_started", e.NotStarted))
+	}
 	return as
 }
 
@@ -129,11 +121,7 @@ func positionLogValue(p *PositionError) slog.Value {
 //	         others.unfinished.N, others.canceled.N
 //
 // The stack itself is left out: it is many lines, and the frame says where.
-// A program that wants it logs Stack under a key of its own. So
-// slog.Error("checkout panicked", "panic", pe) gives, with a
-// [slog.TextHandler], one line:
-//
-//	level=ERROR msg="checkout panicked" panic.call=Run2 panic.arg=f2 panic.index=1 panic.panic="out of paper" panic.frame=/src/shop/stock.go:42 panic.others.failures.0.arg=f1 ...
+// A program that wants it logs Stack under a key of its own.
 func (p *PanicError) LogValue() slog.Value {
 	as := make([]slog.Attr, 0, 6)
 	switch {
