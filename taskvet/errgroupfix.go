@@ -383,9 +383,13 @@ func (s *site) uses(v types.Object) []*ast.Ident {
 	return ids
 }
 
-// cursorOf returns the cursor of n.
+// cursorOf returns the cursor of n, which may lie anywhere in the file
+// (a use of a variable outside the block of the site).
 func (s *site) cursorOf(n ast.Node) inspector.Cursor {
-	c, _ := s.cur.FindNode(n)
+	if c, ok := s.cur.FindNode(n); ok {
+		return c
+	}
+	c, _ := s.cur.Inspector().Root().FindNode(n)
 	return c
 }
 

@@ -496,3 +496,21 @@ func limitThenPrepare(ctx context.Context, items []Item) ([]int, error) {
 	}
 	return out, nil
 }
+
+// The wait assigns an err that other blocks use too.
+func outerErr(ctx context.Context, items []Item, ok bool) error {
+	var err error
+	if ok {
+		err = fmt.Errorf("not ok")
+	}
+	if !ok {
+		g, ctx := errgroup.WithContext(ctx) // want `task.ForEach`
+		for _, it := range items {
+			g.Go(func() error { return process(ctx, it) })
+		}
+		if err = g.Wait(); err != nil {
+			return err
+		}
+	}
+	return err
+}
