@@ -154,6 +154,7 @@ var matrixKinds = append(slices.Clip(faultKinds), kErrSlice, kErrMap, kErrFunc, 
 func isPanic(k kind) bool   { return k == kPanic || k == kPanicErr || k == kPanicNil }
 func isError(k kind) bool   { return k == kError || k == kErrSlice || k == kErrMap || k == kErrFunc }
 func isValue(k kind) bool   { return k == kValue || k == kSlow }
+func failing(k kind) bool   { return isError(k) || isPanic(k) || k == kGoexit }
 func isWaiting(k kind) bool { return k == kWaitCtx || k == kWaitStop }
 
 // noStop is scene.stopAt when the test cancels the caller's ctx only if
@@ -279,17 +280,17 @@ func model(s scene) []expectation {
 	}
 	var es []expectation
 	libs := []bool{false}
-	if slices.Contains(s.kinds, kGoexit) && len(s.op.waited(len(s.kinds), s.k)) > 0 {
-		libs = append(libs, true) // see bugInlineGoexit
+	if list := s.op.waited(len(s.kinds), s.k); len(list) > 1 && s.wait != waitTurn && slices.ContainsFunc(s.kinds, failing) {
+		libs = append(libs, true) // see bugStartAfterFailure
 	}
 	for _, lib := range libs {
 		for _, st := range simulate(s, lib) {
-			if lib && !st.inlineGoexit {
+			if lib && !st.startedAfterFailure {
 				continue // as without the bug
 			}
 			e := st.expectation()
 			if lib {
-				e.bugs = []string{bugInlineGoexit}
+				e.bugs = []string{bugStartAfterFailure}
 			}
 			es = append(es, e)
 			es = append(es, st.asBugs(e)...)
@@ -390,7 +391,7 @@ type waiter struct {
 // while a waiter takes that child inline) every order (see branches).
 type simState struct {
 	s        *scene
-	lib      bool    // follow the library's bugInlineGoexit
+	lib      bool    // follow the library's bugStartAfterFailure
 	started  []bool  // per position: its function began
 	done     []bool  // per position: it ended, or will never start
 	released []bool  // per position: its gate is open
@@ -400,12 +401,13 @@ type simState struct {
 	slots    []int   // per goroutine holding a slot: the position it runs, or -1 once that returned
 	ep       int     // the settle now
 
-	failed     bool  // a failure canceled the call (fail-fast)
-	callerDone bool  // the caller's ctx is canceled
-	cut        bool  // the grace period is over
-	left       bool  // the stop left work not started
-	leftWork   []int // that work
-	failLater  bool  // a failure after a stop that left work not started (see bugs_test.go)
+	failed           bool  // a failure canceled the call (fail-fast)
+	callerDone       bool  // the caller's ctx is canceled
+	cut              bool  // the grace period is over
+	left             bool  // the stop left work not started
+	leftWork         []int // that work
+	failLater        bool  // a failure after a stop that left work not started (see bugs_test.go)
+	stopAfterFailure bool  // the caller's ctx ended after a failure
 
 	body      waiter
 	bodyEnded bool
@@ -414,9 +416,10 @@ type simState struct {
 	recv      [2][]int
 	hidden    []bool // children not listed: the body received their failure, or an await passed their panic or Goexit on
 
-	parentCanceled bool
-	initial        []int // the positions started before any was released
-	inlineGoexit   bool  // lib: a child run inline called Goexit
+	parentCanceled      bool
+	initial             []int // the positions started before any was released
+	pending             bool  // lib: a child failed, and the call is not canceled yet
+	startedAfterFailure bool  // lib: a waiter started a child in that time
 }
 
 // recvBody and recvTree index simState.recv: the children whose failures
@@ -427,7 +430,9 @@ const (
 )
 
 // simulate returns the states the scene can end in. With lib, it follows
-// what the library does today where it meets bugInlineGoexit.
+// what the library does today where it meets bugStartAfterFailure: the
+// task of a child that fails completes before the call is canceled, and a
+// wait may start the next child in between.
 func simulate(s scene, lib bool) []simState {
 	n := len(s.kinds)
 	lim := s.op.limit(n)
@@ -566,8 +571,8 @@ func (st *simState) key() string {
 		b = append(b, byte(g+1))
 	}
 	b = append(b, '|')
-	flags := []bool{st.failed, st.callerDone, st.cut, st.left, st.failLater, st.bodyEnded, st.parentCanceled,
-		st.body.active, st.body.ran, st.tree.active, st.tree.ran, st.inlineGoexit}
+	flags := []bool{st.failed, st.callerDone, st.cut, st.left, st.failLater, st.stopAfterFailure, st.bodyEnded, st.parentCanceled,
+		st.body.active, st.body.ran, st.tree.active, st.tree.ran, st.pending, st.startedAfterFailure}
 	for _, f := range flags {
 		if f {
 			b = append(b, '1')
@@ -596,7 +601,7 @@ func (st *simState) key() string {
 
 // ended reports whether the call has ended: the body and every position.
 func (st *simState) ended() bool {
-	return st.bodyEnded && !slices.Contains(st.done, false)
+	return st.bodyEnded && !st.pending && !slices.Contains(st.done, false)
 }
 
 // ctxDone reports whether the functions' context is done: after a
@@ -653,7 +658,11 @@ func (st *simState) classOf(i int) class {
 // end records that position i ended as c.
 func (st *simState) end(i int, c class) {
 	st.done[i], st.class[i], st.epoch[i] = true, c, st.ep
-	if c.failed() {
+	switch {
+	case !c.failed():
+	case st.lib && !st.failed:
+		st.pending = true
+	default:
 		st.fail()
 	}
 }
@@ -682,6 +691,7 @@ func (st *simState) fail() {
 // NotStarted, but for a sequence, whose inputs not pulled are not.
 func (st *simState) stop() {
 	st.callerDone = true
+	st.stopAfterFailure = st.failed
 	if st.failed || len(st.queue) == 0 {
 		return
 	}
@@ -745,6 +755,7 @@ const (
 	stepInline                     // the child waiter g runs inline returns
 	stepFinish                     // waiter g has seen every child it waits for complete (or, in turn, one fail)
 	stepWaiterTake                 // waiter g takes the child it waits for, still waiting for a slot, inline
+	stepTrigger                    // lib: the failure of a child cancels the call (see simulate)
 )
 
 // waiterAt returns waiter g of st.
@@ -765,6 +776,9 @@ func (st *simState) steps() []step {
 		case c == -1 && len(st.queue) > 0:
 			steps = append(steps, step{stepTake, g, false})
 		}
+	}
+	if st.pending {
+		steps = append(steps, step{stepTrigger, 0, true})
 	}
 	for g := range 2 {
 		w := st.waiterAt(g)
@@ -800,16 +814,11 @@ func (st *simState) apply(x step) {
 		st.queue = st.queue[1:]
 	case stepInline:
 		w := st.waiterAt(x.g)
-		j, c := w.inline, st.classOf(w.inline)
-		st.end(j, c)
+		st.end(w.inline, st.classOf(w.inline))
 		w.inline = -1
-		if st.lib && c == cGoexit {
-			// Today the Goexit ends the waiter's goroutine at once: the
-			// wait ends as if the waiter had called Goexit itself, and
-			// the child is listed too.
-			st.inlineGoexit = true
-			st.endWaiter(w, x.g-1, cGoexit)
-		}
+	case stepTrigger:
+		st.pending = false
+		st.fail()
 	case stepFinish:
 		w := st.waiterAt(x.g)
 		got, _ := st.waitEnded(w)
@@ -820,6 +829,9 @@ func (st *simState) apply(x step) {
 		st.queue = slices.DeleteFunc(st.queue, func(y int) bool { return y == q })
 		st.started[q] = true
 		w.inline, w.ran = q, true
+		if st.pending {
+			st.startedAfterFailure = true
+		}
 	}
 }
 
@@ -1119,7 +1131,7 @@ func (st simState) expectation() expectation {
 func (st simState) asBugs(e expectation) []expectation {
 	s := *st.s
 	var bugs []func(*expectation)
-	if st.failLater {
+	if st.failLater && (s.op == opForEachSeq || s.op.scope() && !s.grace) {
 		bugs = append(bugs, func(b *expectation) {
 			// The work the stop left may be listed as canceled by the
 			// failure, or not at all, and the stop not said.
@@ -1128,17 +1140,25 @@ func (st simState) asBugs(e expectation) []expectation {
 			b.anyCtx = true
 		})
 	}
-	if slices.ContainsFunc(st.recv[recvBody], func(j int) bool { return !comparableKind(s.kinds[j]) }) {
+	if left := slices.Index(st.class, cLeft); st.stopAfterFailure && left >= 0 && (s.op == opMap || s.op == opForEach) {
 		bugs = append(bugs, func(b *expectation) {
-			// Listed again, as a failure of its own.
-			b.bugs = append(b.bugs, bugReceivedUncomparable)
-			for _, j := range st.recv[recvBody] {
-				if !comparableKind(s.kinds[j]) {
-					b.positions = append(b.positions, j)
-					b.errs[j] = []int{j}
+			// The inputs the failure left are counted as not started, with
+			// ctx's error.
+			b.bugs = append(b.bugs, bugFailureThenStop)
+			for _, c := range st.class {
+				if c == cLeft {
+					b.notStarted++
 				}
 			}
-			slices.Sort(b.positions)
+			b.ctxErr = true
+		})
+	}
+	if st.left && e.panics && (s.op == opMap || s.op == opForEach) {
+		bugs = append(bugs, func(b *expectation) {
+			// The panic's Others says nothing of the stop.
+			b.bugs = append(b.bugs, bugPanicForgetsStop)
+			b.notStarted = 0
+			b.ctxErr = len(b.unfinished) > 0
 		})
 	}
 	var es []expectation
@@ -1156,9 +1176,6 @@ func (st simState) asBugs(e expectation) []expectation {
 	}
 	return es
 }
-
-// comparableKind reports whether the failure of k can be compared.
-func comparableKind(k kind) bool { return k != kErrSlice && k != kErrMap && k != kErrFunc }
 
 // pairs is what MapSeq's doc comment says of a loop over the positions
 // with a limit of n (every call starts at once), consuming every pair, or
