@@ -28,13 +28,6 @@ const (
 	// canceled by the failure. See TestStopThenFailure.
 	bugStopThenFailure = "a failure after a stop takes the work the stop left"
 
-	// The converse: CallError.NotStarted, "The inputs a failure left are
-	// not counted either". When the caller's ctx ends after a failure and a
-	// call of ForEach (or Map) still running returns, the inputs the
-	// failure left are counted as not started, with ctx's error. See
-	// TestFailureThenStop.
-	bugFailureThenStop = "a stop after a failure takes the work the failure left"
-
 	// The package documentation: "After a failure no new function starts:
 	// ... a Scope's children waiting for a slot". The task of a child that
 	// fails completes before the group is canceled, so that a waiter gets

@@ -1140,19 +1140,6 @@ func (st simState) asBugs(e expectation) []expectation {
 			b.anyCtx = true
 		})
 	}
-	if left := slices.Index(st.class, cLeft); st.stopAfterFailure && left >= 0 && (s.op == opMap || s.op == opForEach) {
-		bugs = append(bugs, func(b *expectation) {
-			// The inputs the failure left are counted as not started, with
-			// ctx's error.
-			b.bugs = append(b.bugs, bugFailureThenStop)
-			for _, c := range st.class {
-				if c == cLeft {
-					b.notStarted++
-				}
-			}
-			b.ctxErr = true
-		})
-	}
 	if st.left && e.panics && (s.op == opMap || s.op == opForEach) {
 		bugs = append(bugs, func(b *expectation) {
 			// The panic's Others says nothing of the stop.

@@ -78,9 +78,10 @@ type mapping[In, Out any] struct {
 	out  []Out
 	next atomic.Int64 // the next input to take
 
-	emu     sync.Mutex
-	notOK   []endedCall // the calls that did not succeed, in the order they ended; guarded by emu
-	stopped atomic.Bool // a worker stopped taking inputs because the call stopped
+	emu         sync.Mutex
+	notOK       []endedCall // the calls that did not succeed, in the order they ended; guarded by emu
+	stopped     atomic.Bool // a worker stopped taking inputs because the call stopped
+	failedFirst atomic.Bool // a failure came before any stop
 }
 
 // An endedCall is a call of Map that did not succeed. Map keeps no outcome
@@ -116,15 +117,20 @@ func (s *mapping[In, Out]) work() {
 	if s.opts&KeepGoing == 0 || s.gr != nil {
 		done = s.parent.Done()
 	}
+	failFast := s.opts&KeepGoing == 0
 	for {
-		// The stop first: a failure in the grace period after a stop
-		// does not make the inputs the stop left inputs of the failure.
+		// Whichever came first leaves the inputs not taken: a failure
+		// (fail-fast), or a stop (see call.stopped). A failure records
+		// whether the call had stopped before it (failedFirst).
+		if failFast && s.failedFirst.Load() {
+			break
+		}
 		if s.halted.Load() || closedChan(done) || closedChan(s.outer) {
 			s.stopped.Store(true)
 			exiting = false
 			return
 		}
-		if s.opts&KeepGoing == 0 && s.failed.Load() {
+		if failFast && s.failed.Load() {
 			break
 		}
 		i := int(s.next.Add(1) - 1)
@@ -149,6 +155,9 @@ func (s *mapping[In, Out]) callAt(i int) {
 func (s *mapping[In, Out]) end(i int, o *outcome) {
 	s.ended(i, o)
 	if o.state != succeeded {
+		if s.failed.Load() && !s.call.stopping() {
+			s.failedFirst.Store(true)
+		}
 		s.emu.Lock()
 		s.notOK = append(s.notOK, endedCall{i, *o})
 		s.emu.Unlock()

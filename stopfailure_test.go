@@ -119,9 +119,6 @@ func TestFailureThenStop(t *testing.T) {
 	for _, c := range orderedCalls {
 		for _, grace := range []bool{false, true} {
 			t.Run(c.name+map[bool]string{false: "", true: "/grace"}[grace], func(t *testing.T) {
-				if c.name == "ForEach" {
-					t.Skip(bugFailureThenStop)
-				}
 				err := inOrder(t, c, grace, true)
 				var ce *CallError
 				if !errors.As(err, &ce) || len(ce.Failures) != 1 || ce.NotStarted != 0 || ce.Ctx != nil || errors.Is(err, context.Canceled) {
