@@ -591,7 +591,10 @@ func (s *site) scope() bool {
 		for k < len(body) && !refers(info, body[k], s.group) && (s.gctx == nil || !refers(info, body[k], s.gctx)) {
 			k++
 		}
-		if k > 1 && k < len(body) {
+		// SetLimit's argument is then evaluated after those statements:
+		// it must not depend on them.
+		arg := s.setLimit.X.(*ast.CallExpr).Args[0]
+		if k > 1 && k < len(body) && (info.Types[arg].Value != nil || s.movable(arg, body[k].Pos())) {
 			limitFirst, body = s.setLimit, body[k:]
 		}
 	}
