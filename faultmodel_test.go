@@ -154,7 +154,6 @@ var matrixKinds = append(slices.Clip(faultKinds), kErrSlice, kErrMap, kErrFunc, 
 func isPanic(k kind) bool   { return k == kPanic || k == kPanicErr || k == kPanicNil }
 func isError(k kind) bool   { return k == kError || k == kErrSlice || k == kErrMap || k == kErrFunc }
 func isValue(k kind) bool   { return k == kValue || k == kSlow }
-func failing(k kind) bool   { return isError(k) || isPanic(k) || k == kGoexit }
 func isWaiting(k kind) bool { return k == kWaitCtx || k == kWaitStop }
 
 // noStop is scene.stopAt when the test cancels the caller's ctx only if
@@ -279,22 +278,10 @@ func model(s scene) []expectation {
 		return append(modelAwait(s, false), modelAwait(s, true)...)
 	}
 	var es []expectation
-	libs := []bool{false}
-	if list := s.op.waited(len(s.kinds), s.k); len(list) > 1 && s.wait != waitTurn && slices.ContainsFunc(s.kinds, failing) {
-		libs = append(libs, true) // see bugStartAfterFailure
-	}
-	for _, lib := range libs {
-		for _, st := range simulate(s, lib) {
-			if lib && !st.startedAfterFailure {
-				continue // as without the bug
-			}
-			e := st.expectation()
-			if lib {
-				e.bugs = []string{bugStartAfterFailure}
-			}
-			es = append(es, e)
-			es = append(es, st.asBugs(e)...)
-		}
+	for _, st := range simulate(s, false) {
+		e := st.expectation()
+		es = append(es, e)
+		es = append(es, st.asBugs(e)...)
 	}
 	return es
 }
@@ -391,7 +378,7 @@ type waiter struct {
 // while a waiter takes that child inline) every order (see branches).
 type simState struct {
 	s        *scene
-	lib      bool    // follow the library's bugStartAfterFailure
+	lib      bool    // simulate a waiter that starts a child after a failure it saw (a bug now fixed; always false)
 	started  []bool  // per position: its function began
 	done     []bool  // per position: it ended, or will never start
 	released []bool  // per position: its gate is open
@@ -1131,21 +1118,13 @@ func (st simState) expectation() expectation {
 func (st simState) asBugs(e expectation) []expectation {
 	s := *st.s
 	var bugs []func(*expectation)
-	if st.failLater && (s.op == opForEachSeq || s.op.scope() && !s.grace) {
+	if st.failLater && s.op == opForEachSeq {
 		bugs = append(bugs, func(b *expectation) {
 			// The work the stop left may be listed as canceled by the
 			// failure, or not at all, and the stop not said.
 			b.bugs = append(b.bugs, bugStopThenFailure)
 			b.leftByStop = st.leftWork
 			b.anyCtx = true
-		})
-	}
-	if st.left && e.panics && (s.op == opMap || s.op == opForEach) {
-		bugs = append(bugs, func(b *expectation) {
-			// The panic's Others says nothing of the stop.
-			b.bugs = append(b.bugs, bugPanicForgetsStop)
-			b.notStarted = 0
-			b.ctxErr = len(b.unfinished) > 0
 		})
 	}
 	var es []expectation

@@ -100,14 +100,13 @@ const (
 // work (see call.stopping).
 func (g *Group) refusal() refusal {
 	switch {
-	case g.c.stopped():
-		// A failure in the grace period after a stop does not make the
-		// children the stop left children of the failure.
-		return refusedStop
-	case g.c.opts&KeepGoing == 0 && g.c.failed.Load():
-		return refusedFailed
 	case g.c.stopping():
+		// A failure after a stop does not make the children the stop
+		// left children of the failure; a failure that came first drained
+		// the queue when it happened (childEnded).
 		return refusedStop
+	case g.c.opts&KeepGoing == 0 && (g.c.failed.Load() || g.failing.Load()):
+		return refusedFailed
 	}
 	return admitted
 }

@@ -61,6 +61,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 	if taken := int(s.next.Load()); taken < len(inputs) && s.stopped.Load() {
 		// Inputs were left by a stop, not by a failure.
 		err = s.notStarted(err, len(inputs)-taken)
+		f.e = *err.(*CallError) // a panic raised holds it too
 	}
 	s.callEnd(err)
 	f.raise()

@@ -80,6 +80,7 @@ type Group struct {
 
 	live       atomic.Int64  // the body, while it runs, plus the children not yet returned
 	notStarted atomic.Int64  // children refused by a stop
+	failing    atomic.Bool   // a child failed: fail-fast is under way
 	count      atomic.Int64  // children spawned so far: the next one's index
 	limit      atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
 	done       chan struct{} // closed when live drops to 0
@@ -218,6 +219,11 @@ func (c *childTask[T]) start(g *Group, slot bool) {
 // over a done ctx).
 func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c child) {
 	g.c.classify(o)
+	if o.state != succeeded && o.stop == own && g.c.opts&KeepGoing == 0 {
+		// A waiter woken by the task's completion must not start a
+		// queued child before trigger cancels the group.
+		g.failing.Store(true)
+	}
 	if slot {
 		g.releaseSlot()
 	}
