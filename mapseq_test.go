@@ -492,3 +492,141 @@ func TestMapSeqWorkersReplaced(t *testing.T) {
 		}
 	}
 }
+
+// TestMapSeqStartsEveryCall: calls that block run up to the limit at once,
+// also when the inputs are handed over faster than the workers start and
+// with one P: a worker that takes an input wakes another for those left,
+// so that a call that blocks holds nothing back. synctest reports a stall
+// as a deadlock.
+func TestMapSeqStartsEveryCall(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		for _, ordered := range []bool{true, false} {
+			for _, limit := range []int{1, 2, 5, 8} {
+				name := fmt.Sprintf("procs=%d/ordered=%v/limit=%d", procs, ordered, limit)
+				synctest.Test(t, func(t *testing.T) {
+					seq := MapSeqUnordered[int, int]
+					if ordered {
+						seq = MapSeq[int, int]
+					}
+					var started atomic.Int32
+					all := make(chan struct{}) // closed once limit calls run
+					n := 0
+					for _, err := range seq(context.Background(), counting(3*limit, new(atomic.Int32)), limit, func(_ context.Context, i int) (int, error) {
+						if started.Add(1) == int32(limit) {
+							close(all)
+						}
+						<-all
+						return i, nil
+					}) {
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						n++
+					}
+					if n != 3*limit {
+						t.Errorf("%s: %d results; want %d", name, n, 3*limit)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestMapSeqHandoffStress runs many short streams whose calls return at
+// once, yield or sleep, at every limit from 1 to 9, with one P and two:
+// every result comes once, in order for MapSeq, and a loop that breaks out
+// finds every call it started returned. Run it with -race.
+func TestMapSeqHandoffStress(t *testing.T) {
+	n := 2000
+	if testing.Short() || raceEnabled {
+		n = 300
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		for _, ordered := range []bool{true, false} {
+			for limit := 1; limit <= 9; limit++ {
+				seq := MapSeqUnordered[int, int]
+				if ordered {
+					seq = MapSeq[int, int]
+				}
+				var running atomic.Int32
+				fn := func(_ context.Context, i int) (int, error) {
+					running.Add(1)
+					defer running.Add(-1)
+					switch i % 7 {
+					case 0:
+						runtime.Gosched()
+					case 3:
+						time.Sleep(time.Microsecond)
+					}
+					return 2 * i, nil
+				}
+				var got []int
+				for v, err := range seq(context.Background(), counting(n, new(atomic.Int32)), limit, fn) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, v)
+				}
+				if !ordered {
+					slices.Sort(got)
+				}
+				for i, v := range got {
+					if v != 2*i {
+						t.Fatalf("procs=%d, ordered=%v, limit=%d: result %d is %d; want %d (%d results)", procs, ordered, limit, i, v, 2*i, len(got))
+					}
+				}
+				if len(got) != n {
+					t.Fatalf("procs=%d, ordered=%v, limit=%d: %d results; want %d", procs, ordered, limit, len(got), n)
+				}
+				k := 0
+				for range seq(context.Background(), counting(n, new(atomic.Int32)), limit, fn) {
+					if k++; k == n/3 {
+						break
+					}
+				}
+				if r := running.Load(); r != 0 {
+					t.Fatalf("procs=%d, ordered=%v, limit=%d: %d calls running after the loop broke out", procs, ordered, limit, r)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkMapSeq maps n inputs with a function that returns its input at
+// once, limit 8, with Map over a slice of the same inputs as the baseline:
+// the time per input of the streaming forms against Map's (ns/task).
+func BenchmarkMapSeq(b *testing.B) {
+	ctx := context.Background()
+	fn := func(_ context.Context, x int) (int, error) { return x, nil }
+	for _, n := range []int{1_000, 1_000_000} {
+		b.Run(fmt.Sprintf("impl=map/n=%d/limit=8", n), func(b *testing.B) {
+			in := make([]int, n)
+			perTask(b, n, func() { Map(ctx, in, 8, fn) })
+		})
+		for _, impl := range []struct {
+			name string
+			seq  func(context.Context, iter.Seq[int], int, func(context.Context, int) (int, error), ...Option) iter.Seq2[int, error]
+		}{{"mapseq", MapSeq[int, int]}, {"unordered", MapSeqUnordered[int, int]}} {
+			b.Run(fmt.Sprintf("impl=%s/n=%d/limit=8", impl.name, n), func(b *testing.B) {
+				inputs := func(yield func(int) bool) {
+					for i := range n {
+						if !yield(i) {
+							return
+						}
+					}
+				}
+				perTask(b, n, func() {
+					for _, err := range impl.seq(ctx, inputs, 8, fn) {
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			})
+		}
+	}
+}
