@@ -266,7 +266,7 @@ type expectation struct {
 	breakAt        int           // the loop breaks out after this many pairs, if not 0
 	kinds          []kind        // what each position does: the failure of an error
 	bugs           []string      // if not nil: what the library does today instead, because of these bugs (see bugs_test.go)
-	leftByStop     []int         // with bugStopThenFailure: the work the stop left, which may be listed as canceled instead
+	leftByStop     []int         // for a known bug: the work a stop left, which may be listed as canceled instead
 }
 
 // noPanic is firstPanic when no position panics.
@@ -1116,17 +1116,7 @@ func (st simState) expectation() expectation {
 // of the bugs st meets that the library may still have (see bugs_test.go):
 // a fix of one must not hide the others.
 func (st simState) asBugs(e expectation) []expectation {
-	s := *st.s
 	var bugs []func(*expectation)
-	if st.failLater && s.op == opForEachSeq {
-		bugs = append(bugs, func(b *expectation) {
-			// The work the stop left may be listed as canceled by the
-			// failure, or not at all, and the stop not said.
-			b.bugs = append(b.bugs, bugStopThenFailure)
-			b.leftByStop = st.leftWork
-			b.anyCtx = true
-		})
-	}
 	var es []expectation
 	for set := 1; set < 1<<len(bugs); set++ {
 		b := e

@@ -114,13 +114,14 @@ var errStopped = errors.New("task: the loop over the sequence stopped")
 // consumer (the goroutine ranging over MapSeq) makes of their ends. How
 // inputs and ends pass between the consumer and the workers is h's.
 type stream[In, Out any] struct {
-	c         call
-	h         handoff
-	fn        func(context.Context, In) (Out, error)
-	keepGoing bool
-	yield     func(Out, error) bool
-	done      <-chan struct{} // the caller's ctx's Done
-	slots     []seqSlot[In, Out]
+	c           call
+	h           handoff
+	fn          func(context.Context, In) (Out, error)
+	keepGoing   bool
+	yield       func(Out, error) bool
+	done        <-chan struct{} // the caller's ctx's Done
+	failedFirst atomic.Bool     // a failure came before any stop
+	slots       []seqSlot[In, Out]
 
 	// Read and written by the consumer only.
 	broke      bool   // the loop broke out: start and yield nothing more
@@ -154,11 +155,17 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		if h.full() {
 			s.makeRoom()
 		}
-		if s.broke || (!s.keepGoing && (s.fatal || s.c.failed.Load())) {
+		// Whichever came first ends the pull: a failure (fail-fast), or
+		// a stop; a failure records whether the stream had stopped before
+		// it (failedFirst).
+		if s.broke || (!s.keepGoing && s.failedFirst.Load()) {
 			break
 		}
 		if s.ctxEnded || s.stopping() {
 			s.ctxEnded = true
+			break
+		}
+		if !s.keepGoing && (s.fatal || s.c.failed.Load()) {
 			break
 		}
 		k := h.free()
@@ -170,11 +177,11 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		h.wait()
 		s.take()
 	}
+	if s.ctxEnded && s.yield == nil && !s.broke {
+		s.inputsLeft = true // also with a panic: it holds the stop
+		return
+	}
 	if s.ctxEnded && !s.broke && !s.fatal {
-		if s.yield == nil {
-			s.inputsLeft = true
-			return
-		}
 		var zero Out
 		s.emit(zero, &CallError{Call: s.f.e.Call, Ctx: s.c.stopError()})
 	}
@@ -256,6 +263,9 @@ func (s *stream[In, Out]) call(k int) {
 	} else {
 		invoke(s.c.ctx(), site{&s.c, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
 		s.c.ended(i, &sl.o)
+		if sl.o.state != succeeded && s.c.failed.Load() && !s.stopping() {
+			s.failedFirst.Store(true)
+		}
 	}
 	s.h.publish(k, i)
 }
@@ -368,6 +378,7 @@ func (s *stream[In, Out]) close() {
 			err = &CallError{Call: s.f.e.Call}
 		}
 		err.(*CallError).Ctx = s.c.stopError()
+		s.f.e = *err.(*CallError) // a panic raised holds it too
 	}
 	s.err = err
 	s.c.callEnd(err)

@@ -196,6 +196,9 @@ func (c *call) watchOuter() {
 
 // closedChan reports whether ch is closed; a nil ch never is.
 func closedChan(ch <-chan struct{}) bool {
+	if ch == nil {
+		return false
+	}
 	select {
 	case <-ch:
 		return true

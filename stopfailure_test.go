@@ -94,9 +94,6 @@ func TestStopThenFailure(t *testing.T) {
 	for _, c := range orderedCalls {
 		for _, grace := range []bool{false, true} {
 			t.Run(c.name+map[bool]string{false: "", true: "/grace"}[grace], func(t *testing.T) {
-				if c.name == "ForEachSeq" {
-					t.Skip(bugStopThenFailure)
-				}
 				err := inOrder(t, c, grace, false)
 				var ce *CallError
 				wantNotStarted := 1
