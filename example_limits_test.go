@@ -9,7 +9,7 @@ import (
 
 // At a limit of 1, a child spawns a child of its own and waits for it.
 // The new child cannot have a slot, since its parent holds the only one,
-// so it is queued, and the wait runs it inline, on the waiting goroutine:
+// so it is queued, and the wait starts it at once, in the waiter's place:
 // no deadlock (errgroup's SetLimit blocks the parent's g.Go forever).
 func ExampleGroup_SetLimit_nested() {
 	n, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {

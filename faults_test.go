@@ -72,7 +72,7 @@ func (r *rig) begin(i int) {
 }
 
 // pause runs f, a wait, with the function that calls it counted out: a
-// child that waits runs the children it takes inline in its own slot.
+// child that waits starts the children it takes, in its own place.
 func (r *rig) pause(f func() error) error {
 	r.running.Add(-1)
 	defer r.running.Add(1)

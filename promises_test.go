@@ -17,7 +17,7 @@ import (
 
 // TestScopeNestedWaitsAtLimit: in a limited group, children that spawn
 // children and wait for them never deadlock, whatever the limit and the
-// depth: a wait on a child still queued for a slot runs it inline. Every
+// depth: a wait on a child still queued for a slot starts it at once. Every
 // node of a tree of the given depth spawns two children and waits for them
 // with Wait, Await2 or All.
 func TestScopeNestedWaitsAtLimit(t *testing.T) {
@@ -66,10 +66,9 @@ func TestScopeNestedWaitsAtLimit(t *testing.T) {
 						if err != nil || got != want || ran.Load() != int64(want) {
 							t.Fatalf("Scope = %d, %v, %d ran; want %d, nil, %d", got, err, ran.Load(), want, want)
 						}
-						// The children a wait runs inline run on the waiting
-						// goroutine, which is blocked: the functions running
-						// at once (not waiting) never exceed the limit, but
-						// running counts every function not yet returned.
+						// A child a wait starts runs in the place of its
+						// blocked waiter: running counts every function not
+						// yet returned, so the peak is not checked here.
 						_ = peak.Load()
 					})
 				})
