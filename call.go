@@ -21,26 +21,40 @@ import (
 type call struct {
 	wg     sync.WaitGroup
 	parent context.Context
-	outs   []outcome // one per function; outs[i] written only by function i, read after wg.Wait
-	opts   Option
-	kind   callKind     // names the call in errors and chooses its rules
-	winner atomic.Int32 // RunFirstOK: 1 + the position of the first success, or 0
+	outs   []outcome     // one per function; outs[i] written only by function i, read after wg.Wait
+	kind   callKind      // names the call in errors and chooses its rules
+	opts   uint8         // the options' flags (KeepGoing, Settled); Grace's period is in gr
+	flags  atomic.Uint32 // flagReady, flagFailed, flagHalted: set once each, never cleared
 
-	ready  atomic.Bool // child and cancel are set
-	failed atomic.Bool // first is set
-	mu     sync.Mutex  // guards child, cancel and first
+	mu     sync.Mutex // guards child, cancel and first
 	child  context.Context
 	cancel context.CancelCauseFunc
 	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns
 
-	gr     *graceful       // with Grace: the grace period
-	halted atomic.Bool     // the call stopped taking new work
-	outer  <-chan struct{} // Map, Scope, MapSeq: the Stopping of the call it is nested in, if any
-	done   <-chan struct{} // Map, Scope, MapSeq: the caller's Done
+	gr    *graceful       // with Grace: the grace period
+	outer <-chan struct{} // Map, Scope, MapSeq: the Stopping of the call it is nested in, if any
 
 	end func(error) // the probes' end of the call, when probes are installed
 	st  starter     // runs the functions by position, in the goroutines startN and startAt start
 }
+
+// The flags of a call. Each is set once and never cleared; they share a
+// word so that the state of RunN stays in its size class (see
+// TestRunStateSize).
+const (
+	flagReady  uint32 = 1 << iota // child and cancel are set
+	flagFailed                    // first is set
+	flagHalted                    // the call stopped taking new work (see halt)
+)
+
+func (c *call) setFlag(f uint32) { c.flags.Or(f) }
+func (c *call) isReady() bool    { return c.flags.Load()&flagReady != 0 }
+func (c *call) hasFailed() bool  { return c.flags.Load()&flagFailed != 0 }
+func (c *call) isHalted() bool   { return c.flags.Load()&flagHalted != 0 }
+
+// keepGoing and settled report the options KeepGoing and Settled.
+func (c *call) keepGoing() bool { return Option(c.opts)&KeepGoing != 0 }
+func (c *call) settled() bool   { return Option(c.opts)&Settled != 0 }
 
 // A site is where a function runs, for the probes, which alone ask for its
 // names: g is nil for a task of Go, i is -1 for the body of a Scope.
@@ -132,7 +146,7 @@ func (c *call) report() report {
 // to c.wg one count per goroutine that calls finish.
 func (c *call) init(parent context.Context, o Option, outs []outcome, st starter) {
 	c.parent = parent
-	c.opts = o
+	c.opts = uint8(o & (1<<graceShift - 1))
 	c.outs = outs
 	c.st = st
 }
@@ -151,7 +165,7 @@ func (c *call) initKind(parent context.Context, o Option, outs []outcome, kind c
 // KeepGoing the caller's ctx. MapSeq's calls always get the call, so that
 // breaking out of the loop can cancel them.
 func (c *call) ctx() context.Context {
-	if c.opts&KeepGoing != 0 && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
+	if c.keepGoing() && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
 		return c.parent
 	}
 	return c
@@ -265,7 +279,7 @@ func (c *call) settle() {
 	// update in every function, which costs more than the yield saves.)
 	runtime.Gosched()
 	c.wg.Wait()
-	if c.opts&KeepGoing == 0 {
+	if !c.keepGoing() {
 		c.fail(context.Canceled)
 	}
 }
@@ -286,7 +300,7 @@ func (c *call) add(f *report, i int, o outcome) {
 
 // childCtx returns the child context, making it on first use.
 func (c *call) childCtx() context.Context {
-	if c.ready.Load() {
+	if c.isReady() {
 		return c.child
 	}
 	c.mu.Lock()
@@ -296,7 +310,7 @@ func (c *call) childCtx() context.Context {
 		if c.first != nil {
 			c.cancel(c.first)
 		}
-		c.ready.Store(true)
+		c.setFlag(flagReady)
 	}
 	return c.child
 }
@@ -321,7 +335,7 @@ func (c *call) Err() error {
 		// caller's ctx, as without one.
 		return c.parent.Err()
 	}
-	if c.ready.Load() || c.failed.Load() {
+	if c.isReady() || c.hasFailed() {
 		return c.childCtx().Err()
 	}
 	return c.parent.Err()

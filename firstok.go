@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -119,7 +120,8 @@ type racer[T any] struct {
 // race is the part of a racer that does not depend on T.
 type race struct {
 	call
-	returned chan int // each started function's position, when it ends; never blocks (capacity len(fns))
+	winner   atomic.Int32 // 1 + the position of the first success, or 0
+	returned chan int     // each started function's position, when it ends; never blocks (capacity len(fns))
 
 	lmu   sync.Mutex // guards lanes, and starting a function after a win
 	lanes []*lane    // the context of each started function; nil for the others

@@ -105,7 +105,7 @@ func (g *Group) refusal() refusal {
 		// left children of the failure; a failure that came first drained
 		// the queue when it happened (childEnded).
 		return refusedStop
-	case g.c.opts&KeepGoing == 0 && (g.c.failed.Load() || g.failing.Load()):
+	case !g.c.keepGoing() && (g.c.hasFailed() || g.failing.Load()):
 		return refusedFailed
 	}
 	return admitted

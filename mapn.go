@@ -65,7 +65,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 	}
 	s.callEnd(err)
 	f.raise()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return nil, err
 	}
 	return out, err
@@ -115,10 +115,10 @@ func (s *mapping[In, Out]) work() {
 	// The caller's ctx stops the call unless it runs every input whatever
 	// happens (KeepGoing without Grace); see call.stopping.
 	var done <-chan struct{}
-	if s.opts&KeepGoing == 0 || s.gr != nil {
+	if !s.keepGoing() || s.gr != nil {
 		done = s.parent.Done()
 	}
-	failFast := s.opts&KeepGoing == 0
+	failFast := !s.keepGoing()
 	for {
 		// Whichever came first leaves the inputs not taken: a failure
 		// (fail-fast), or a stop (see call.stopped). A failure records
@@ -126,12 +126,12 @@ func (s *mapping[In, Out]) work() {
 		if failFast && s.failedFirst.Load() {
 			break
 		}
-		if s.halted.Load() || closedChan(done) || closedChan(s.outer) {
+		if s.isHalted() || closedChan(done) || closedChan(s.outer) {
 			s.stopped.Store(true)
 			exiting = false
 			return
 		}
-		if failFast && s.failed.Load() {
+		if failFast && s.hasFailed() {
 			break
 		}
 		i := int(s.next.Add(1) - 1)
@@ -156,7 +156,7 @@ func (s *mapping[In, Out]) callAt(i int) {
 func (s *mapping[In, Out]) end(i int, o *outcome) {
 	s.ended(i, o)
 	if o.state != succeeded {
-		if s.failed.Load() && !s.call.stopping() {
+		if s.hasFailed() && !s.call.stopping() {
 			s.failedFirst.Store(true)
 		}
 		s.emu.Lock()

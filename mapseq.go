@@ -165,7 +165,7 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 			s.ctxEnded = true
 			break
 		}
-		if !s.keepGoing && (s.fatal || s.c.failed.Load()) {
+		if !s.keepGoing && (s.fatal || s.c.hasFailed()) {
 			break
 		}
 		k := h.free()
@@ -243,7 +243,7 @@ func (s *stream[In, Out]) goroutine(int) {
 // once and not selected on when nil: a MapSeq watches ctx also with
 // KeepGoing.
 func (s *stream[In, Out]) stopping() bool {
-	return s.c.halted.Load() || (s.done != nil && closedChan(s.done)) || (s.c.outer != nil && closedChan(s.c.outer))
+	return s.c.isHalted() || (s.done != nil && closedChan(s.done)) || (s.c.outer != nil && closedChan(s.c.outer))
 }
 
 // call makes the call of slot k, unless the stream has failed or broken
@@ -256,14 +256,14 @@ func (s *stream[In, Out]) call(k int) {
 	sl.in = *new(In) // do not keep the input alive
 	i := sl.index
 	sl.o = outcome{} // the slot holds the outcome of an earlier call
-	if s.c.failed.Load() || s.stopping() {
+	if s.c.hasFailed() || s.stopping() {
 		// No new call starts: failed (or, with KeepGoing, broken out),
 		// or stopped.
-		sl.left = !s.c.failed.Load()
+		sl.left = !s.c.hasFailed()
 	} else {
 		invoke(s.c.ctx(), site{&s.c, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
 		s.c.ended(i, &sl.o)
-		if sl.o.state != succeeded && s.c.failed.Load() && !s.stopping() {
+		if sl.o.state != succeeded && s.c.hasFailed() && !s.stopping() {
 			s.failedFirst.Store(true)
 		}
 	}

@@ -11,9 +11,16 @@ import (
 // whose extra is part of its own allocation.
 type extra struct {
 	observed atomic.Bool // a wait passed the panic, or the Goexit, on
-	pe       *PanicError // Go: the panic that crashes the program if nobody waited
-	name     string      // the name of a Named function that returned an error
+	name     string      // the name of a Named function
 	child    child       // a child of a Scope: a wait starts it while it is queued
+}
+
+// An orphanWatch is the extra of a task of Go that panicked: the panic
+// that crashes the program if nobody waited. A child of a Scope does not
+// need one (Scope raises its panic), and does not carry the field.
+type orphanWatch struct {
+	extra
+	pe *PanicError
 }
 
 // watchOrphan watches a panic recorded by a task started with Go. If the
@@ -22,13 +29,16 @@ type extra struct {
 // the program as the panic would have without this package: a panic is
 // never lost because nobody waited.
 func watchOrphan[T any](t *Task[T], pe *PanicError) *extra {
-	x := &extra{pe: pe}
-	runtime.AddCleanup(t, crashIfUnobserved, x)
-	return x
+	w := &orphanWatch{pe: pe}
+	if x := t.x.Load(); x != nil {
+		w.name = x.name
+	}
+	runtime.AddCleanup(t, crashIfUnobserved, w)
+	return &w.extra
 }
 
-func crashIfUnobserved(x *extra) {
-	if !x.observed.Load() {
-		panic(&OrphanPanicError{PanicError: x.pe})
+func crashIfUnobserved(w *orphanWatch) {
+	if !w.observed.Load() {
+		panic(&OrphanPanicError{PanicError: w.pe})
 	}
 }

@@ -34,11 +34,11 @@ func (c *call) classify(o *outcome) {
 	switch {
 	case stoppedBy(o.err, c.parent):
 		o.stop = stopCtx
-	case (c.halted.Load() || closedChan(c.outer)) && errors.Is(o.err, ErrStopped):
+	case (c.isHalted() || closedChan(c.outer)) && errors.Is(o.err, ErrStopped):
 		// A call nested in the function stopped taking new work when
 		// this call did: the function was stopped as by the caller's ctx.
 		o.stop = stopCtx
-	case c.failed.Load() && (errors.Is(o.err, context.Canceled) || errors.Is(o.err, c.first)): // first is written before failed is set
+	case c.hasFailed() && (errors.Is(o.err, context.Canceled) || errors.Is(o.err, c.first)): // first is written before failed is set
 		o.stop = stopCall
 	}
 }
@@ -47,7 +47,7 @@ func (c *call) classify(o *outcome) {
 // (an error, a panic, a Goexit) cancels the call with the failure of
 // position i as the cause.
 func (c *call) trigger(i int, o *outcome) {
-	if o.state != succeeded && o.stop == own && c.opts&KeepGoing == 0 {
+	if o.state != succeeded && o.stop == own && !c.keepGoing() {
 		r := c.report()
 		c.fail(r.at(i, o.err))
 	}
@@ -72,13 +72,13 @@ func (r *race) trigger(i int, o *outcome) {
 
 // fail cancels the call's context with cause, if this is the first failure.
 func (c *call) fail(cause error) {
-	if c.failed.Load() {
+	if c.hasFailed() {
 		return
 	}
 	c.mu.Lock()
 	if c.first == nil {
 		c.first = cause
-		c.failed.Store(true)
+		c.setFlag(flagFailed)
 		if c.cancel != nil {
 			c.cancel(cause)
 		}

@@ -64,7 +64,7 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	f, err := g.join()
 	g.c.callEnd(err)
 	f.raise()
-	if err != nil && g.c.opts&Settled == 0 {
+	if err != nil && !g.c.settled() {
 		var zero R
 		return zero, err
 	}
@@ -219,7 +219,7 @@ func (c *childTask[T]) start(g *Group, slot bool) {
 // over a done ctx).
 func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c child) {
 	g.c.classify(o)
-	if o.state != succeeded && o.stop == own && g.c.opts&KeepGoing == 0 {
+	if o.state != succeeded && o.stop == own && !g.c.keepGoing() {
 		// A waiter woken by the task's completion must not start a
 		// queued child before trigger cancels the group.
 		g.failing.Store(true)
@@ -290,7 +290,7 @@ func (g *Group) join() (report, error) {
 		runtime.Gosched()
 	}
 	<-g.done
-	if g.c.opts&KeepGoing == 0 {
+	if !g.c.keepGoing() {
 		g.c.fail(context.Canceled)
 	}
 	f := g.c.report()

@@ -65,7 +65,7 @@ func (c *call) startGrace(d time.Duration) {
 	c.gr = g
 	base := context.WithValue(context.WithoutCancel(c.parent), stoppingKey{}, g.stopping)
 	c.child, c.cancel = context.WithCancelCause(base)
-	c.ready.Store(true)
+	c.setFlag(flagReady)
 	g.unwatch = context.AfterFunc(c.parent, c.ctxDone)
 }
 
@@ -83,7 +83,7 @@ func (c *call) countBacklog(b backlog) {
 // done (with or without Grace), or Group.Stop was called. With a grace
 // period, the functions then see Stopping closed.
 func (c *call) halt() {
-	c.halted.Store(true)
+	c.setFlag(flagHalted)
 	if g := c.gr; g != nil {
 		g.once.Do(func() { c.stop(0) })
 	}
@@ -119,7 +119,7 @@ func (c *call) unstartedWork() int {
 // ctxDone is the stop of a call with Grace when the caller's ctx is done:
 // the grace period starts.
 func (c *call) ctxDone() {
-	c.halted.Store(true)
+	c.setFlag(flagHalted)
 	g := c.gr
 	first := false
 	g.once.Do(func() { c.stop(g.d); first = true })
@@ -170,10 +170,10 @@ func (c *call) stopping() bool {
 	if c.stopped() {
 		return true
 	}
-	if c.opts&KeepGoing != 0 && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
+	if c.keepGoing() && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
 		return false
 	}
-	return closedChan(c.done)
+	return closedChan(c.parent.Done())
 }
 
 // stopped reports whether the call was stopped, by Grace's stop, by
@@ -181,17 +181,15 @@ func (c *call) stopping() bool {
 // unlike the caller's ctx ending without Grace, which a call notices when
 // it looks.
 func (c *call) stopped() bool {
-	return c.halted.Load() || closedChan(c.outer)
+	return c.isHalted() || closedChan(c.outer)
 }
 
 // watchOuter makes a call that starts work over time (Map, ForEach, Scope,
-// MapSeq) stop taking new work when the call it is nested in stops; and
-// keeps the caller's Done channel, which it looks at for every start.
+// MapSeq) stop taking new work when the call it is nested in stops.
 func (c *call) watchOuter() {
 	if ch, ok := c.parent.Value(stoppingKey{}).(chan struct{}); ok {
 		c.outer = ch
 	}
-	c.done = c.parent.Done()
 }
 
 // closedChan reports whether ch is closed; a nil ch never is.

@@ -30,7 +30,7 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	s.startN(1)
 	runLast(&s.call, 1, f2, &s.r2)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), err
 	}
 	return s.r1, s.r2, err
@@ -82,7 +82,7 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	s.startN(2)
 	runLast(&s.call, 2, f3, &s.r3)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), err
 	}
 	return s.r1, s.r2, s.r3, err
@@ -141,7 +141,7 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	s.startN(3)
 	runLast(&s.call, 3, f4, &s.r4)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, err
@@ -207,7 +207,7 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	s.startN(4)
 	runLast(&s.call, 4, f5, &s.r5)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, err
@@ -280,7 +280,7 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	s.startN(5)
 	runLast(&s.call, 5, f6, &s.r6)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, err
@@ -360,7 +360,7 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	s.startN(6)
 	runLast(&s.call, 6, f7, &s.r7)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, err
@@ -447,7 +447,7 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	s.startN(7)
 	runLast(&s.call, 7, f8, &s.r8)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, err
@@ -541,7 +541,7 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	s.startN(8)
 	runLast(&s.call, 8, f9, &s.r9)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, err
@@ -642,7 +642,7 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	s.startN(9)
 	runLast(&s.call, 9, f10, &s.r10)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, err
@@ -750,7 +750,7 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	s.startN(10)
 	runLast(&s.call, 10, f11, &s.r11)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, err
@@ -865,7 +865,7 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	s.startN(11)
 	runLast(&s.call, 11, f12, &s.r12)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, err
@@ -987,7 +987,7 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	s.startN(12)
 	runLast(&s.call, 12, f13, &s.r13)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, err
@@ -1116,7 +1116,7 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	s.startN(13)
 	runLast(&s.call, 13, f14, &s.r14)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, s.r14, err
@@ -1252,7 +1252,7 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	s.startN(14)
 	runLast(&s.call, 14, f15, &s.r15)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, s.r14, s.r15, err
@@ -1395,7 +1395,7 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	s.startN(15)
 	runLast(&s.call, 15, f16, &s.r16)
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), *new(T16), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, s.r14, s.r15, s.r16, err
