@@ -11,10 +11,11 @@ import (
 	"github.com/tasktuple/task/internal/probe"
 )
 
-// A group runs the functions of one RunN, Map or RunFirstOK call. Unless
-// the call keeps going, it is also the context those functions get: a child
-// of the caller's ctx that is canceled when the first function fails (for
-// RunFirstOK: succeeds), and when the call returns.
+// A call runs the functions of one RunN, Do, Map, ForEach, MapSeq, Scope or
+// RunFirstOK call. Unless it keeps going, it is also the context those
+// functions get: a child of the caller's ctx that is canceled when the
+// first function fails (for RunFirstOK: succeeds), and when the call
+// returns.
 //
 // The child is made only when a function first looks at it (Done, Value, or
 // Err once canceled), so functions that never look cost no allocation for it.
@@ -151,7 +152,8 @@ func (c *call) init(parent context.Context, o Option, outs []outcome, st starter
 	c.st = st
 }
 
-// initKind is init for a call of another kind than RunN, then begin.
+// initKind is init for a call of kind, then begin, then, with Grace, the
+// preparation of its grace period.
 func (c *call) initKind(parent context.Context, o Option, outs []outcome, kind callKind, st starter) {
 	c.init(parent, o, outs, st)
 	c.kind = kind
