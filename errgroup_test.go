@@ -77,13 +77,8 @@ func TestGroupGoLimit(t *testing.T) {
 					}
 					return
 				}
-				// Children 0..3 ran (at most the first five: the failure may
-				// be seen while child 4 is starting); the rest were canceled.
-				for i, idx := range started {
-					if i > 0 && idx < started[i-1] && idx >= 2 {
-						t.Errorf("started in the order %v; want spawn order after the first two", started)
-					}
-				}
+				// Children 0..3 ran, in some order: two goroutines take the
+				// queued children; the rest were canceled.
 				if len(started)+len(ce.Canceled) != 10 {
 					t.Errorf("%d started, %d canceled; want 10 in all", len(started), len(ce.Canceled))
 				}

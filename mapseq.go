@@ -239,6 +239,13 @@ func (s *stream[In, Out]) goroutine(int) {
 	}
 }
 
+// failedAfter reports whether the failure that failed the stream is of an
+// input after input i.
+func (s *stream[In, Out]) failedAfter(i int) bool {
+	pe, ok := s.c.first.(*PositionError)
+	return ok && pe.Index > i
+}
+
 // stopping is call.stopping for the stream, with the channels looked up
 // once and not selected on when nil: a MapSeq watches ctx also with
 // KeepGoing.
@@ -256,10 +263,14 @@ func (s *stream[In, Out]) call(k int) {
 	sl.in = *new(In) // do not keep the input alive
 	i := sl.index
 	sl.o = outcome{} // the slot holds the outcome of an earlier call
-	if s.c.hasFailed() || s.stopping() {
+	// A call starts unless the stream broke out, stopped, or failed at
+	// an input before this one: an input handed over before a later one
+	// failed is made, as Map makes the inputs its workers took.
+	failed := s.c.hasFailed() && !s.failedAfter(i)
+	if failed || s.stopping() {
 		// No new call starts: failed (or, with KeepGoing, broken out),
 		// or stopped.
-		sl.left = !s.c.hasFailed()
+		sl.left = !failed
 	} else {
 		invoke(s.c.ctx(), site{&s.c, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
 		s.c.ended(i, &sl.o)
