@@ -33,9 +33,12 @@ import (
 // position in the sequence.
 //
 // MapSeq has the rules of Map. Without [KeepGoing], the first failure
-// cancels the running calls (its *PositionError is their cause) and no new
-// call starts; MapSeq then yields, in input order, what the calls that had
-// started returned, leaving out the cancellations it caused, and ends. With
+// cancels the running calls (its *PositionError is their cause), no input
+// is pulled, and no call starts for an input after the failing one (one
+// before it, pulled already, is made, with the canceled context, as Map
+// makes the inputs its workers took); MapSeq then yields, in input order,
+// what the calls returned, leaving out the cancellations it caused, and
+// ends. With
 // KeepGoing every input is processed and every failure yielded in its
 // place. If ctx ends first, no new call starts; the calls it stopped yield
 // their errors, and if inputs were left, a last (zero, *[CallError]) says
