@@ -98,9 +98,10 @@ func Example() {
 // listed, as waiting, until it starts.
 func TestDumpQueued(t *testing.T) {
 	taskdump.Enable()
-	release, started := make(chan struct{}), make(chan struct{})
+	release, started, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	dumped := make(chan string)
 	go func() {
+		defer close(done)
 		_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
 			g.SetLimit(1)
 			g.Go(func(context.Context) error { close(started); <-release; return nil })
@@ -117,6 +118,7 @@ func TestDumpQueued(t *testing.T) {
 		}
 	}()
 	got := <-dumped
+	<-done // the Scope has returned: its calls left the registry, for the next test
 	if !regexp.MustCompile(`children\[1\] +waiting `).MatchString(got) || !regexp.MustCompile(`children\[0\] +running `).MatchString(got) {
 		t.Errorf("dump:\n%s\nwant children[0] running and children[1] waiting", got)
 	}
