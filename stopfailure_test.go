@@ -66,7 +66,9 @@ func inOrder(t *testing.T, c orderedCall, grace, failFirst bool) error {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		defer cancel(nil)
 		running, fail, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
+		first := make(chan struct{})
 		go func() {
+			<-first // both functions run before the stop or the failure
 			<-running
 			if failFirst {
 				close(fail)
@@ -81,7 +83,7 @@ func inOrder(t *testing.T, c orderedCall, grace, failFirst bool) error {
 			close(release)
 		}()
 		err = c.call(ctx, [2]func(context.Context) error{
-			func(context.Context) error { <-fail; return errors.New("failed") },
+			func(context.Context) error { close(first); <-fail; return errors.New("failed") },
 			func(context.Context) error { close(running); <-release; return nil },
 		}, opts)
 	})
