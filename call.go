@@ -118,7 +118,7 @@ var runNames = func() (names [17]string) {
 	return
 }()
 
-// failures returns an empty collection of the group's outcomes.
+// report returns an empty report of the call's outcomes.
 func (c *call) report() report {
 	switch c.kind {
 	case kindMap:
@@ -143,19 +143,14 @@ func (c *call) report() report {
 	return newReport(runNames[len(c.outs)], "f")
 }
 
-// init prepares c for functions whose outcomes go to outs. The caller adds
-// to c.wg one count per goroutine that calls finish.
-func (c *call) init(parent context.Context, o Option, outs []outcome, st starter) {
+// initKind prepares c for a call of kind whose outcomes go to outs, tells
+// the probes it begins, and, with Grace, prepares its grace period. The
+// caller adds to c.wg one count per goroutine that calls finish.
+func (c *call) initKind(parent context.Context, o Option, outs []outcome, kind callKind, st starter) {
 	c.parent = parent
 	c.opts = uint8(o & (1<<graceShift - 1))
 	c.outs = outs
 	c.st = st
-}
-
-// initKind is init for a call of kind, then begin, then, with Grace, the
-// preparation of its grace period.
-func (c *call) initKind(parent context.Context, o Option, outs []outcome, kind callKind, st starter) {
-	c.init(parent, o, outs, st)
 	c.kind = kind
 	c.begin()
 	if d := o.grace(); d > 0 {
@@ -167,10 +162,19 @@ func (c *call) initKind(parent context.Context, o Option, outs []outcome, kind c
 // KeepGoing the caller's ctx. MapSeq's calls always get the call, so that
 // breaking out of the loop can cancel them.
 func (c *call) ctx() context.Context {
-	if c.keepGoing() && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
+	if c.runsEverything() {
 		return c.parent
 	}
 	return c
+}
+
+// runsEverything reports whether the call runs every function whatever
+// happens, as errgroup does: KeepGoing without Grace, for a call that is
+// not a stream (a MapSeq must be able to cancel its calls when the loop
+// breaks). Such a call gives its functions the caller's ctx itself, and
+// does not stop taking work for the caller's ctx alone.
+func (c *call) runsEverything() bool {
+	return c.keepGoing() && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq
 }
 
 // A starter runs the functions of a call by position: goroutine(i) runs

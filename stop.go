@@ -170,7 +170,7 @@ func (c *call) stopping() bool {
 	if c.stopped() {
 		return true
 	}
-	if c.keepGoing() && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq {
+	if c.runsEverything() {
 		return false
 	}
 	return closedChan(c.parent.Done())
