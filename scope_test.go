@@ -695,8 +695,12 @@ func TestScopeReceivedGoexitListedOnce(t *testing.T) {
 		gate := make(chan struct{})
 		e := endingOf(func() {
 			Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
-				t0 := Spawn(g, func(context.Context) (int, error) { runtime.Goexit(); return 0, nil })
+				// Both start before the Goexit fails the scope: no child
+				// starts after a failure.
+				start := make(chan struct{})
+				t0 := Spawn(g, func(context.Context) (int, error) { <-start; runtime.Goexit(); return 0, nil })
 				Spawn(g, func(context.Context) (int, error) { <-gate; panic("bug") })
+				close(start)
 				defer close(gate)
 				return t0.Wait(context.Background()) // calls Goexit in the body
 			})
