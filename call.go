@@ -120,6 +120,13 @@ var runNames = func() (names [17]string) {
 
 // report returns an empty report of the call's outcomes.
 func (c *call) report() report {
+	r := c.emptyReport()
+	r.c = c
+	return r
+}
+
+// emptyReport names the call and its arguments in a report.
+func (c *call) emptyReport() report {
 	switch c.kind {
 	case kindMap:
 		return newReport("Map", "inputs")
@@ -260,7 +267,7 @@ func (c *call) wait() error {
 			f, err := c.collect()
 			c.callEnd(err)
 			f.raise()
-			return err
+			return c.firstError(&f, err)
 		}
 	}
 	c.callEnd(nil)

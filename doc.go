@@ -120,7 +120,9 @@
 //
 // By default every value is the zero value when the error is not nil; with
 // the [Settled] option the values that were produced are returned along
-// with the error.
+// with the error. With the [FirstError] option, RunN, Map, ForEach,
+// ForEachSeq and Scope return the first failure as its function returned
+// it, as errgroup's Wait does, instead of the *CallError.
 //
 // # Panics and Goexit
 //

@@ -36,6 +36,17 @@ func ExampleGroup_Go() {
 	// Output: task: Scope: children[1]: upload b.txt: 403 forbidden
 }
 
+// Code moved from errgroup whose callers compare the error itself keeps
+// errgroup's error with FirstError: the first failure, as the function
+// returned it.
+func ExampleFirstError() {
+	ctx := context.Background()
+	files := []string{"a.txt", "b.txt", "c.txt"}
+	err := task.ForEach(ctx, files, 8, upload, task.FirstError)
+	fmt.Println(err)
+	// Output: upload b.txt: 403 forbidden
+}
+
 func ExampleGroup_TryGo() {
 	release := make(chan struct{})
 	_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (struct{}, error) {

@@ -54,7 +54,7 @@ func ForEachSeq[In any](ctx context.Context, inputs iter.Seq[In], limit int, fn 
 	}
 	s := newStream(ctx, kindForEachSeq, limit, dropValue(fn), options(opts), false, nil)
 	s.run(inputs)
-	return s.err
+	return s.c.firstError(&s.f, s.err)
 }
 
 // dropValue adapts a call that returns only an error.

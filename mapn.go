@@ -65,6 +65,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 	}
 	s.callEnd(err)
 	f.raise()
+	err = s.firstError(&f, err)
 	if err != nil && !s.settled() {
 		return nil, err
 	}

@@ -27,6 +27,20 @@ const (
 	// panicked or called runtime.Goexit, or whose task had not completed
 	// when ctx was done, holds the zero value. Panics are still raised.
 	Settled
+
+	// FirstError: the call returns the first failure as its function
+	// returned it, the error errgroup's Wait returns, instead of a
+	// *CallError: the error of the function that failed first (with
+	// Named, without the name). If no function failed but the caller's
+	// ctx stopped the call, the error is the first error, in argument
+	// order, that a function returned after ctx was done, or else ctx's
+	// error; if the call stopped taking new work with ctx not done
+	// ([Group.Stop], or a call it is nested in stopped), [ErrStopped]. Everything else is unchanged: what runs, what is
+	// canceled, the values returned with [Settled], and panics and
+	// Goexit, which are raised. It is accepted by RunN, Map, ForEach,
+	// ForEachSeq and Scope, for code moved from errgroup whose callers
+	// compare the error itself; it has no effect on the other calls.
+	FirstError
 )
 
 // graceShift is where the grace period of Grace starts in an Option: the
@@ -70,7 +84,7 @@ func (o Option) String() string {
 	for _, x := range [...]struct {
 		o    Option
 		name string
-	}{{KeepGoing, "KeepGoing"}, {Settled, "Settled"}} {
+	}{{KeepGoing, "KeepGoing"}, {Settled, "Settled"}, {FirstError, "FirstError"}} {
 		if o&x.o != 0 {
 			add(x.name)
 			o &^= x.o

@@ -15,6 +15,8 @@ type report struct {
 	arg    string         // how arguments are named: "f", "t" (1-based) or a slice ("tasks")
 	panic  *PositionError // the first panic in argument order
 	exited bool
+	c      *call // the call whose outcomes these are; nil for the awaits
+	first  error // with FirstError: the error of the first failure (keepFirst)
 }
 
 func newReport(call, arg string) report {
@@ -65,6 +67,9 @@ func (f *report) add(i int, o outcome, pe *PositionError) {
 	}
 	if pe == nil {
 		pe = f.at(i, o.err)
+	}
+	if o.state != failed || o.stop == own {
+		f.keepFirst(i, pe.Err)
 	}
 	switch {
 	case o.state == failed && o.stop == stopCall:

@@ -16,6 +16,7 @@ import (
 // triggers: the rule of RunN, Map, Scope and MapSeq.
 func (c *call) ended(i int, o *outcome) {
 	c.classify(o)
+	c.noteFirst(i, o)
 	c.trigger(i, o)
 }
 

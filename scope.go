@@ -64,6 +64,7 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	f, err := g.join()
 	g.c.callEnd(err)
 	f.raise()
+	err = g.c.firstError(&f, err)
 	if err != nil && !g.c.settled() {
 		var zero R
 		return zero, err
@@ -219,6 +220,7 @@ func (c *childTask[T]) start(g *Group, slot bool) {
 // over a done ctx).
 func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c child) {
 	g.c.classify(o)
+	g.c.noteFirst(i, o)
 	if o.state != succeeded && o.stop == own && !g.c.keepGoing() {
 		// A waiter woken by the task's completion must not start a
 		// queued child before trigger cancels the group.
@@ -316,6 +318,8 @@ func (g *Group) join() (report, error) {
 			// The body received this failure and returned it: each
 			// occurrence in the body's error accounts for one child, in
 			// spawn order.
+			_, err := unname(o.err)
+			f.keepFirst(n.index, err)
 			continue
 		}
 		f.add(n.index, o, pe(n.index))
