@@ -93,12 +93,29 @@
 //     SetLimit are task.NoLimit).
 //   - anything else (other loops, statements between the calls, children
 //     that spawn more): task.Scope, whose body is the same statements with
-//     the same closures, each now a g.Go child of the Scope's group.
+//     the same closures, each now a g.Go child of the Scope's group. A
+//     wait that runs only if an error is nil (if err == nil { err =
+//     g.Wait() }, after a walk that spawns) keeps that shape: the body
+//     returns err as its failure, and err gets the Scope's error only if
+//     it is nil.
 //
-// Every form returns all failures in a *task.CallError (errors.Is and
-// errors.As reach each one) and passes panics to the caller as a
+// RunN, Map, ForEach and Scope get task.FirstError: they return the first
+// failure as its function returned it, errgroup's error, so its message
+// and what == finds stay the same. Do takes no options: its error is a
+// *task.CallError, whose message names the function that failed, so
+// error-only functions whose error is compared with == or type-asserted
+// get a Scope instead. Every form passes panics to the caller as a
 // *task.PanicError once everything has returned. The fix's message says
 // what else changes.
+//
+// A zero Group made again by errgroup.WithContext under a condition (if
+// e.Failfast { g, ctx = errgroup.WithContext(ctx) }) is fail-fast when the
+// condition holds and cancels nothing when it does not: the fix keeps the
+// if, which sets a variable to task.KeepGoing or 0, and passes it. A group
+// made again in the same variables after the wait (g, ctx =
+// errgroup.WithContext(ctx)) is a site of its own; the fix of the first
+// declares the variables there (:=). When both have a fix, the two edit
+// that line, and taskvet -fix applies them in two passes.
 //
 // After a failure, errgroup still calls every function passed to Go, with
 // a canceled context; Map, ForEach and Scope start no call after a failure.
@@ -120,11 +137,11 @@
 // is set only when positive.
 //
 // No fix is offered where the rewrite could change what the code does on
-// the success path: a group passed on, stored or used after the wait; the
-// derived context used after the wait; a return of nil (a return of an
-// error becomes the Scope body's failure), a defer or a branch out of
-// the statements a Scope body would take; a variable they declare used
-// after the wait; an error compared with == or type-asserted; SetLimit(0).
+// the success path: a group passed on, stored or used after the wait
+// (other than made again); the derived context used after the wait; a
+// return of nil (a return of an error becomes the Scope body's failure), a
+// defer or a branch out of the statements a Scope body would take; a
+// variable they declare used after the wait; SetLimit(0).
 // Two shapes are reported without a fix, as the task package is the better
 // tool but the rewrite is not mechanical: children that call g.Go under
 // SetLimit (errgroup blocks them at the limit while they hold a slot), and

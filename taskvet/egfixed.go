@@ -32,7 +32,7 @@ type child struct {
 // wait, to task.RunN when a function assigns a result, or else to task.Do.
 func (s *site) fixed() bool {
 	info := s.info()
-	if s.setLimit != nil || s.tryGo || s.w-s.start != len(s.goCalls) {
+	if s.setLimit != nil || s.tryGo || s.cond != nil || s.w-s.start != len(s.goCalls) {
 		return false
 	}
 	var children []*child
@@ -57,9 +57,6 @@ func (s *site) fixed() bool {
 	var errVar *types.Var
 	if as != nil {
 		errVar = varOf(info, as.Lhs[0])
-		if !s.errorChecks(errVar) {
-			return false
-		}
 	}
 	ctx, ok := s.callCtx(s.list[s.start].Pos())
 	if !ok {
@@ -73,6 +70,11 @@ func (s *site) fixed() bool {
 		}
 	}
 	if results == 0 || len(children) < 2 || len(children) > maxArity {
+		// Do's error is a *task.CallError: code that compares the
+		// wait's error gets a Scope, which returns errgroup's.
+		if errVar != nil && !s.errorChecks(errVar) {
+			return false
+		}
 		return s.reportDo(children, ctx)
 	}
 	return s.reportRunN(children, ctx, form, as, errVar)
@@ -185,7 +187,7 @@ func (s *site) movable(e ast.Expr, pos token.Pos) bool {
 				ok = false
 			}
 			if v, isVar := obj.(*types.Var); isVar {
-				for _, st := range s.list[s.i+1 : s.w] {
+				for _, st := range s.list[s.afterCreate():s.w] {
 					if assigns(info, st, v) {
 						ok = false
 					}
@@ -586,6 +588,7 @@ type fix struct {
 	im    *importer
 	task  string // the name of the task package
 	ctx   string // the name of the context package, once needed
+	keep  string // with the if of matchCond, the variable that holds task.KeepGoing or 0
 	edits []analysis.TextEdit
 }
 
@@ -617,6 +620,65 @@ func (f *fix) context() (string, bool) {
 	return f.ctx, true
 }
 
+// options returns the options of a fix into RunN, Map, ForEach or Scope:
+// task.FirstError, so that the call returns errgroup's error (the first
+// failure as its function returned it, not a *task.CallError), with
+// task.KeepGoing and task.Settled when asked, as in
+// task.KeepGoing|task.FirstError. Do takes no options.
+func (f *fix) options(keepGoing, settled bool) string {
+	var opts []string
+	if keepGoing {
+		opts = append(opts, f.task+".KeepGoing")
+	}
+	if settled {
+		opts = append(opts, f.task+".Settled")
+	}
+	return strings.Join(append(opts, f.task+".FirstError"), "|")
+}
+
+// siteOptions returns the options of a fix of the site into Map, ForEach
+// or Scope (see options). A group made fail-fast only under a condition
+// (matchCond) gets a variable that holds task.KeepGoing, or 0 when the
+// condition holds: the rewrite is exact only if the fail-fast branch is
+// (keepGoing false), else ok is false.
+func (s *site) siteOptions(f *fix, keepGoing, settled bool) (string, bool) {
+	if s.cond == nil {
+		return f.options(keepGoing, settled), true
+	}
+	if keepGoing || !s.freeName("keepGoing") {
+		return "", false
+	}
+	f.keep = "keepGoing"
+	return f.keep + "|" + f.options(false, settled), true
+}
+
+// condWhat returns what, which says what a fail-fast fix changes, for a
+// group made fail-fast only under a condition (matchCond).
+func (s *site) condWhat(what, unit string) string {
+	if s.cond == nil {
+		return what
+	}
+	return "where the condition made the group with errgroup.WithContext, " + what + "; where it did not, every " + unit + " runs, as with errgroup (KeepGoing)"
+}
+
+// freeName reports whether no identifier of the function that holds the
+// site is called name: a variable of that name declared at the site hides
+// nothing and clashes with nothing.
+func (s *site) freeName(name string) bool {
+	fn, _ := enclosingFunc(s.cur)
+	if fn == nil {
+		return false
+	}
+	free := true
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == name {
+			free = false
+		}
+		return free
+	})
+	return free
+}
+
 // ctxText returns the context argument of a call of the task package.
 func (f *fix) ctxText(s *site, ctx ast.Expr) (string, bool) {
 	if ctx != nil {
@@ -642,6 +704,11 @@ func (f *fix) param(s *site, lit ast.Node) (string, bool) {
 // report reports the site with the fix.
 func (s *site) report(f *fix, msg, fixMsg string) bool {
 	f.edits = append(f.edits, f.im.edits()...)
+	if as, ok := s.create.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && s.remake != nil {
+		// The group made again now declares the variables.
+		f.edits = append(f.edits, analysis.TextEdit{Pos: s.remake.TokPos, End: s.remake.TokPos + 1, NewText: []byte(":=")})
+		msg += "; the group made again after the wait now declares " + s.group.Name()
+	}
 	s.pass.Report(analysis.Diagnostic{
 		Pos:     s.create.Pos(),
 		End:     s.wait.End(),
@@ -655,8 +722,17 @@ func (s *site) report(f *fix, msg, fixMsg string) bool {
 }
 
 // deleteCreate returns the edits that remove the group's declaration
-// (and no other variable of its var block).
-func (s *site) deleteCreate() []analysis.TextEdit {
+// (and no other variable of its var block). With the if of matchCond, they
+// turn the zero Group into the variable of siteOptions, task.KeepGoing,
+// and the WithContext under the condition into its 0, fail-fast.
+func (s *site) deleteCreate(f *fix) []analysis.TextEdit {
+	if s.cond != nil {
+		as := s.cond.Body.List[0]
+		return []analysis.TextEdit{
+			{Pos: s.create.Pos(), End: s.create.End(), NewText: []byte(f.keep + " := " + f.task + ".KeepGoing")},
+			{Pos: as.Pos(), End: as.End(), NewText: []byte(f.keep + " = 0 // fail-fast, as errgroup.WithContext")},
+		}
+	}
 	if ds, ok := s.create.(*ast.DeclStmt); ok {
 		return s.removeVars(ds, func(v *types.Var) bool { return v == s.group })
 	}
@@ -729,7 +805,7 @@ func (s *site) reportDo(children []*child, ctx ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	f.edits = append(f.edits, s.deleteCreate()...)
+	f.edits = append(f.edits, s.deleteCreate(f)...)
 	for _, c := range children {
 		f.edits = append(f.edits, s.deleteLines(c.stmt))
 	}
@@ -740,7 +816,7 @@ func (s *site) reportDo(children []*child, ctx ast.Expr) bool {
 	f.edits = append(f.edits, analysis.TextEdit{Pos: s.waitCall.Pos(), End: s.waitCall.End(), NewText: []byte(call)})
 	n := len(children)
 	return s.report(f,
-		fmt.Sprintf("this errgroup fan-out of %d %s.Go calls is task.Do: rewrite it to get every error and panics passed to the caller", n, s.group.Name()),
+		fmt.Sprintf("this errgroup fan-out of %d %s.Go calls is task.Do: rewrite it to get every error and panics passed to the caller; the error is a *task.CallError, whose message names the function that failed", n, s.group.Name()),
 		"Rewrite to task.Do")
 }
 
@@ -798,19 +874,13 @@ func (s *site) reportRunN(children []*child, ctx ast.Expr, form waitForm, as *as
 	if !ok {
 		return false
 	}
-	var opts []string
-	if s.zero {
-		opts = append(opts, f.task+".KeepGoing")
-	}
-	if settled {
-		opts = append(opts, f.task+".Settled")
-	}
+	opts := f.options(s.zero, settled)
 	stmt := strings.Join(append(lhs, errName), ", ") + " " + tok.String() + " " +
-		fmt.Sprintf("%s.Run%d(%s, %s)", f.task, n, ctxText, strings.Join(append(args, opts...), ", "))
+		fmt.Sprintf("%s.Run%d(%s, %s)", f.task, n, ctxText, strings.Join(append(args, opts), ", "))
 	if strings.Contains(stmt, "\n") || len(stmt)+4*s.depth() > 100 {
 		// One function a line.
 		stmt = strings.Join(append(lhs, errName), ", ") + " " + tok.String() + " " +
-			fmt.Sprintf("%s.Run%d(%s,\n%s,\n)", f.task, n, ctxText, strings.Join(append(args, opts...), ",\n"))
+			fmt.Sprintf("%s.Run%d(%s,\n%s,\n)", f.task, n, ctxText, strings.Join(append(args, opts), ",\n"))
 	}
 
 	// The group's declaration goes, and with :=, the results'.
@@ -846,7 +916,7 @@ func (s *site) reportRunN(children []*child, ctx ast.Expr, form waitForm, as *as
 	}
 	f.edits = append(f.edits, analysis.TextEdit{Pos: at.Pos(), End: end, NewText: []byte(repl)})
 	return s.report(f,
-		fmt.Sprintf("this errgroup fan-out of %d %s.Go calls is task.Run%d: rewrite it to get typed results, every error and panics passed to the caller", n, s.group.Name(), n),
+		fmt.Sprintf("this errgroup fan-out of %d %s.Go calls is task.Run%d: rewrite it to get typed results and panics passed to the caller; the error is errgroup's (FirstError)", n, s.group.Name(), n),
 		fmt.Sprintf("Rewrite to task.Run%d", n))
 }
 

@@ -496,11 +496,9 @@ func (s *site) forEach() bool {
 	if !ok {
 		return false
 	}
-	form, as, ok := s.waitShape()
-	if !ok || as != nil && !s.errorChecks(varOf(info, as.Lhs[0])) {
+	if _, _, ok := s.waitShape(); !ok {
 		return false
 	}
-	_ = form
 	var ctx ast.Expr
 	if s.parent != nil {
 		if !s.movable(s.parent, s.waitCall.Pos()) {
@@ -554,12 +552,12 @@ func (s *site) forEach() bool {
 		results = s.text(lit.Type.Results.Pos(), lit.Type.Results.End())
 	}
 	fn := fmt.Sprintf("func(%s, %s %s) %s ", param, name, elem, results) + s.text(lit.Body.Pos(), lit.Body.End())
-	opts := ""
-	if !failFast {
-		opts = ", " + f.task + ".KeepGoing"
+	opts, ok := s.siteOptions(f, !failFast, false)
+	if !ok {
+		return false
 	}
-	call := fmt.Sprintf("%s.ForEach(%s, %s, %s, %s%s)", f.task, ctxText, s.src(loop.X), limit, fn, opts)
-	f.edits = append(f.edits, s.deleteCreate()...)
+	call := fmt.Sprintf("%s.ForEach(%s, %s, %s, %s, %s)", f.task, ctxText, s.src(loop.X), limit, fn, opts)
+	f.edits = append(f.edits, s.deleteCreate(f)...)
 	if s.setLimit != nil {
 		f.edits = append(f.edits, s.deleteLines(s.setLimit))
 	}
@@ -569,8 +567,9 @@ func (s *site) forEach() bool {
 	if !failFast {
 		what = "every call runs, as with errgroup (KeepGoing)"
 	}
+	what = s.condWhat(what, "call")
 	return s.report(f,
-		fmt.Sprintf("this loop of %s.Go is task.ForEach: rewrite it to get every error (a *task.CallError) and panics passed to the caller; %s", s.group.Name(), what),
+		fmt.Sprintf("this loop of %s.Go is task.ForEach: rewrite it to get panics passed to the caller; the error is errgroup's (FirstError); %s", s.group.Name(), what),
 		"Rewrite to task.ForEach")
 }
 
@@ -616,8 +615,11 @@ func (s *site) scope() bool {
 		})
 		return true
 	}
-	returns, ok := s.movableBody(body)
-	if !ok {
+	// if err == nil { err = g.Wait() }: the wait's error is kept only if
+	// err is nil, which the body returns as its failure.
+	ifNil, hoist, isIfNil := s.waitIfNil(body)
+	returns, ok := s.movableBody(body, hoist)
+	if !ok || isIfNil && len(returns) > 0 {
 		return false
 	}
 	for _, call := range s.goCalls {
@@ -634,7 +636,10 @@ func (s *site) scope() bool {
 		return false
 	}
 	form, as, ok := s.waitShape()
-	if !ok || as != nil && !s.errorChecks(varOf(info, as.Lhs[0])) {
+	if isIfNil {
+		form, as, ok = waitIfNil, nil, true
+	}
+	if !ok {
 		return false
 	}
 	var ctx ast.Expr
@@ -693,6 +698,10 @@ func (s *site) scope() bool {
 				NewText: []byte(fmt.Sprintf("func(%s.Context) error { return %s() }", ctxPkg, s.src(call.Args[0])))})
 		}
 	}
+	if hoist != nil {
+		// err := x becomes err = x, err declared before the Scope.
+		inner = append(inner, analysis.TextEdit{Pos: hoist.TokPos, End: hoist.TokPos + token.Pos(len(hoist.Tok.String())), NewText: []byte("=")})
+	}
 	if s.setLimit != nil {
 		arg := s.setLimit.X.(*ast.CallExpr).Args[0]
 		limit, ok := s.limitText(arg, "none")
@@ -719,14 +728,18 @@ func (s *site) scope() bool {
 	if s.gctx != nil && refers(info, &ast.BlockStmt{List: body}, s.gctx) {
 		ctxParam = s.gctx.Name()
 	}
-	opts := ""
-	if !failFast {
-		opts = ", " + f.task + ".KeepGoing"
+	opts, ok := s.siteOptions(f, !failFast, false)
+	if !ok {
+		return false
 	}
-	call := fmt.Sprintf("%s.Scope(%s, func(%s %s.Context, %s *%s.Group) (struct{}, error) {\n%s\nreturn struct{}{}, nil\n}%s)",
-		f.task, ctxText, ctxParam, ctxPkg, s.group.Name(), f.task, text, opts)
+	result := "nil"
+	if isIfNil {
+		result = ifNil.Name()
+	}
+	call := fmt.Sprintf("%s.Scope(%s, func(%s %s.Context, %s *%s.Group) (struct{}, error) {\n%s\nreturn struct{}{}, %s\n}, %s)",
+		f.task, ctxText, ctxParam, ctxPkg, s.group.Name(), f.task, text, result, opts)
 
-	f.edits = append(f.edits, s.deleteCreate()...)
+	f.edits = append(f.edits, s.deleteCreate(f)...)
 	f.edits = append(f.edits, analysis.TextEdit{Pos: s.lineStart(body[0].Pos()), End: s.lineStart(s.wait.Pos())})
 	if limitFirst != nil {
 		// The line and the blank line that separated it from what stays.
@@ -753,19 +766,36 @@ func (s *site) scope() bool {
 		f.edits = append(f.edits,
 			analysis.TextEdit{Pos: s.wait.Pos(), End: s.wait.Pos(), NewText: []byte("_, err " + tok.String() + " " + call + "\n")},
 			analysis.TextEdit{Pos: s.waitCall.Pos(), End: s.waitCall.End(), NewText: []byte("err")})
+	case waitIfNil:
+		// if _, werr := task.Scope(...); err == nil { err = werr }
+		werr := "werr"
+		if ifNil.Name() == werr {
+			werr = "waitErr"
+		}
+		decl := ""
+		if hoist != nil {
+			decl = "var " + ifNil.Name() + " error\n"
+		}
+		f.edits = append(f.edits,
+			analysis.TextEdit{Pos: s.wait.Pos(), End: s.wait.(*ast.IfStmt).Cond.Pos(), NewText: []byte(decl + "if _, " + werr + " := " + call + "; ")},
+			analysis.TextEdit{Pos: s.waitCall.Pos(), End: s.waitCall.End(), NewText: []byte(werr)})
 	}
 	what := "a failure cancels the context and no child starts after it (errgroup ran the rest with a canceled context)"
 	if !failFast {
 		what = "every child runs, as with errgroup (KeepGoing)"
 	}
+	what = s.condWhat(what, "child")
 	if s.setLimit != nil {
 		what += "; at the limit, Go queues the child rather than blocking the loop"
 	}
 	if len(returns) > 0 {
-		what += "; a return from the body waits for the children it started, and its error comes in the *task.CallError"
+		what += "; a return from the body waits for the children it started, then returns its error unless a child failed first"
+	}
+	if isIfNil {
+		what += "; where " + ifNil.Name() + " is not nil, it is the body's failure, the Scope waits for the children (errgroup left them running) and " + ifNil.Name() + " stays"
 	}
 	return s.report(f,
-		fmt.Sprintf("this errgroup fan-out is a task.Scope with %s.Go children: rewrite it to get every error (a *task.CallError) and panics passed to the caller; %s", s.group.Name(), what),
+		fmt.Sprintf("this errgroup fan-out is a task.Scope with %s.Go children: rewrite it to get panics passed to the caller and no child left running; the error is errgroup's (FirstError); %s", s.group.Name(), what),
 		"Rewrite to task.Scope")
 }
 
@@ -907,9 +937,10 @@ func (s *site) spawnsUnderLimit() bool {
 
 // movableBody reports whether the statements can move into a function
 // literal: no defer, goto or branch out of them, no label, and no variable
-// they declare used after them. It returns their return statements, which
-// the caller must map.
-func (s *site) movableBody(body []ast.Stmt) (returns []*ast.ReturnStmt, ok bool) {
+// they declare used after them, except by hoist, which the caller declares
+// before them (waitIfNil). It returns their return statements, which the
+// caller must map.
+func (s *site) movableBody(body []ast.Stmt, hoist *ast.AssignStmt) (returns []*ast.ReturnStmt, ok bool) {
 	info := s.info()
 	ok = true
 	for _, st := range body {
@@ -963,7 +994,7 @@ func (s *site) movableBody(body []ast.Stmt) (returns []*ast.ReturnStmt, ok bool)
 		var defs []types.Object
 		switch st := st.(type) {
 		case *ast.AssignStmt:
-			if st.Tok == token.DEFINE {
+			if st.Tok == token.DEFINE && st != hoist {
 				for _, l := range st.Lhs {
 					if id, isID := l.(*ast.Ident); isID && info.Defs[id] != nil {
 						defs = append(defs, info.Defs[id])

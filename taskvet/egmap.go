@@ -118,7 +118,7 @@ func (s *site) mapForm() bool {
 		return false
 	}
 	form, as, ok := s.waitShape()
-	if !ok || as != nil && !s.errorChecks(varOf(info, as.Lhs[0])) {
+	if !ok {
 		return false
 	}
 	var ctx ast.Expr
@@ -181,16 +181,13 @@ func (s *site) mapForm() bool {
 		}
 		fn = fmt.Sprintf("func(%s, %s %s) (%s, error) { return %s }", param, name, elem, outElem, s.src(call))
 	}
-	var opts string
-	if !failFast {
-		opts += ", " + f.task + ".KeepGoing"
+	opts, ok := s.siteOptions(f, !failFast, !s.successOnly(out))
+	if !ok {
+		return false
 	}
-	if !s.successOnly(out) {
-		opts += ", " + f.task + ".Settled"
-	}
-	mapCall := fmt.Sprintf("%s.Map(%s, %s, %s, %s%s)", f.task, ctxText, s.src(loop.X), limit, fn, opts)
+	mapCall := fmt.Sprintf("%s.Map(%s, %s, %s, %s, %s)", f.task, ctxText, s.src(loop.X), limit, fn, opts)
 
-	f.edits = append(f.edits, s.deleteCreate()...)
+	f.edits = append(f.edits, s.deleteCreate(f)...)
 	f.edits = append(f.edits, s.deleteLines(decl))
 	if s.setLimit != nil {
 		f.edits = append(f.edits, s.deleteLines(s.setLimit))
@@ -225,8 +222,9 @@ func (s *site) mapForm() bool {
 	if !failFast {
 		what = "every call runs, as with errgroup (KeepGoing)"
 	}
+	what = s.condWhat(what, "call")
 	return s.report(f,
-		fmt.Sprintf("this loop of %s.Go stores each result at its index: it is task.Map, which returns the results: rewrite it to get every error (a *task.CallError) and panics passed to the caller; %s", s.group.Name(), what),
+		fmt.Sprintf("this loop of %s.Go stores each result at its index: it is task.Map, which returns the results: rewrite it to get them typed and panics passed to the caller; the error is errgroup's (FirstError); %s", s.group.Name(), what),
 		"Rewrite to task.Map")
 }
 

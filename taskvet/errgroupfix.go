@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -64,11 +65,14 @@ type site struct {
 	list []ast.Stmt
 	i    int // index of create in list
 
-	create ast.Stmt   // g, ctx := errgroup.WithContext(parent), or a zero Group
-	group  *types.Var // g
-	gctx   *types.Var // the derived context, or nil (a zero Group, or _)
-	parent ast.Expr   // WithContext's argument; nil for a zero Group
-	zero   bool       // a zero Group: nothing is canceled
+	create ast.Stmt        // g, ctx := errgroup.WithContext(parent), or a zero Group
+	group  *types.Var      // g
+	gctx   *types.Var      // the derived context, or nil (a zero Group, or _)
+	parent ast.Expr        // WithContext's argument; nil for a zero Group
+	zero   bool            // a zero Group: nothing is canceled
+	cond   *ast.IfStmt     // list[i+1] after a zero Group: if cond { g, ctx = errgroup.WithContext(ctx) }
+	remade bool            // create is g, ctx = errgroup.WithContext(parent): the variables of an earlier group
+	remake *ast.AssignStmt // after the wait, the statement of the list that makes the group again, or nil
 
 	w        int           // index of the statement that waits
 	wait     ast.Stmt      // list[w]
@@ -92,6 +96,7 @@ func (s *site) match() bool {
 	if !s.matchCreate() {
 		return false
 	}
+	s.matchCond()
 	info := s.info()
 	// The wait: the first statement that mentions g.Wait(), outside any
 	// function literal.
@@ -115,6 +120,9 @@ func (s *site) match() bool {
 		return false
 	}
 	region := s.list[s.i+1 : s.w]
+	if s.parent != nil && s.cond == nil {
+		s.findRemake()
+	}
 	ok := true
 	ast.Inspect(fn, func(n ast.Node) bool {
 		id, isID := n.(*ast.Ident)
@@ -122,6 +130,7 @@ func (s *site) match() bool {
 			return ok
 		}
 		switch {
+		case s.cond != nil && within(id, s.cond):
 		case within(id, s.waitCall):
 			if ast.Unparen(s.waitCall.Fun).(*ast.SelectorExpr).X != id {
 				ok = false
@@ -146,12 +155,16 @@ func (s *site) match() bool {
 				ok = false
 			}
 		case within(id, s.create):
+		case s.remade && id.Pos() < s.create.Pos():
+			ok = s.earlierLife(id, fn) // the earlier group
+		case s.remake != nil && id.Pos() >= s.remake.Pos():
+			// The next group.
 		default:
 			ok = false // passed on, stored, reused after the wait
 		}
 		return ok
 	})
-	if !ok || len(s.goCalls) == 0 {
+	if !ok || len(s.goCalls) == 0 || !s.matchRemade() {
 		return false
 	}
 	for _, call := range s.goCalls {
@@ -160,7 +173,7 @@ func (s *site) match() bool {
 		}
 	}
 	s.start = s.w
-	for j := s.i + 1; j < s.w; j++ {
+	for j := s.afterCreate(); j < s.w; j++ {
 		if refers(info, s.list[j], s.group) || s.gctx != nil && refers(info, s.list[j], s.gctx) {
 			s.start = j
 			break
@@ -174,14 +187,24 @@ func (s *site) matchCreate() bool {
 	info := s.info()
 	switch st := s.create.(type) {
 	case *ast.AssignStmt:
-		if len(st.Rhs) != 1 || st.Tok != token.DEFINE {
+		if len(st.Rhs) != 1 || st.Tok != token.DEFINE && st.Tok != token.ASSIGN {
 			return false
 		}
 		if call, ok := ast.Unparen(st.Rhs[0]).(*ast.CallExpr); ok && funcOf(info, call, errgroupPath) == "WithContext" {
 			if len(st.Lhs) != 2 {
 				return false
 			}
-			g, _ := info.Defs[st.Lhs[0].(*ast.Ident)].(*types.Var)
+			id, ok := st.Lhs[0].(*ast.Ident)
+			if !ok {
+				return false
+			}
+			g, _ := info.Defs[id].(*types.Var)
+			if st.Tok == token.ASSIGN {
+				// g, ctx = errgroup.WithContext(parent): a group made
+				// again in the variables of an earlier one.
+				g, _ = info.Uses[id].(*types.Var)
+				s.remade = true
+			}
 			if g == nil {
 				return false
 			}
@@ -195,7 +218,7 @@ func (s *site) matchCreate() bool {
 			return true
 		}
 		// g := new(errgroup.Group), g := &errgroup.Group{}, g := errgroup.Group{}
-		if len(st.Lhs) != 1 {
+		if len(st.Lhs) != 1 || st.Tok != token.DEFINE {
 			return false
 		}
 		g, _ := info.Defs[st.Lhs[0].(*ast.Ident)].(*types.Var)
@@ -230,6 +253,156 @@ func (s *site) matchCreate() bool {
 		return s.group != nil
 	}
 	return false
+}
+
+// findRemake finds, after the wait, the statement of the list that makes
+// the group again in the same variables, with nothing in between that
+// mentions them:
+//
+//	eg, ctx2 := errgroup.WithContext(ctx)
+//	... eg.Go ...
+//	if err := eg.Wait(); err != nil { ... }
+//	...
+//	eg, ctx2 = errgroup.WithContext(ctx)
+//
+// The variables are then written before they are read again: the fix,
+// which removes their declaration, turns that statement into one (:=).
+func (s *site) findRemake() {
+	info := s.info()
+	for _, st := range s.list[s.w+1:] {
+		as, ok := st.(*ast.AssignStmt)
+		if ok && as.Tok == token.ASSIGN && len(as.Lhs) == 2 && len(as.Rhs) == 1 && varOf(info, as.Lhs[0]) == s.group &&
+			(s.gctx == nil && isBlank(as.Lhs[1]) || s.gctx != nil && varOf(info, as.Lhs[1]) == s.gctx) {
+			call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			if ok && funcOf(info, call, errgroupPath) == "WithContext" && !refers(info, call, s.group) && (s.gctx == nil || !refers(info, call, s.gctx)) {
+				s.remake = as
+			}
+			return
+		}
+		if refers(info, st, s.group) || s.gctx != nil && refers(info, st, s.gctx) {
+			return
+		}
+	}
+}
+
+// earlierLife reports whether id, a use of the group's variables before a
+// create that makes the group again (remade), belongs to the earlier group:
+// in the function's own statements, or in a child of the earlier group that
+// its wait, before create, waited for.
+func (s *site) earlierLife(id *ast.Ident, fn ast.Node) bool {
+	var outer *ast.FuncLit // the outermost function literal below fn
+	for c := range s.cursorOf(id).Enclosing((*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+		if c.Node() == fn {
+			break
+		}
+		lit, ok := c.Node().(*ast.FuncLit)
+		if !ok {
+			return false
+		}
+		outer = lit
+	}
+	if outer == nil {
+		return true
+	}
+	call, ok := s.cursorOf(outer).Parent().Node().(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 || call.Args[0] != outer || !s.isGroupCall(call, "Group.Go") && !s.isGroupCall(call, "Group.TryGo") {
+		return false
+	}
+	for k := range s.i {
+		if !within(call, s.list[k]) {
+			continue
+		}
+		for _, st := range s.list[k+1 : s.i] {
+			if s.findWait(st) != nil {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// matchRemade checks a create that makes the group again in the variables
+// of an earlier one (g, ctx = errgroup.WithContext(parent)), which the fix
+// removes: the earlier code still reads the variables (else they would be
+// declared and not used), and no loop below their declaration repeats
+// create (the next iteration would see this group in the earlier code).
+func (s *site) matchRemade() bool {
+	if !s.remade {
+		return true
+	}
+	for _, v := range []*types.Var{s.group, s.gctx} {
+		if v == nil {
+			continue
+		}
+		for c := range s.cursorOf(s.create).Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+			if _, isFunc := c.Node().(*ast.FuncLit); !isFunc && c.Node().Pos() > v.Pos() {
+				return false
+			}
+			break
+		}
+		read := false
+		for _, id := range s.uses(v) {
+			if id.Pos() >= s.create.Pos() {
+				continue
+			}
+			if as, ok := s.cursorOf(id).Parent().Node().(*ast.AssignStmt); !ok || !slices.Contains(as.Lhs, ast.Expr(id)) {
+				read = true
+			}
+		}
+		if !read {
+			return false
+		}
+	}
+	return true
+}
+
+// matchCond matches, after a zero Group made by :=, an if that makes the
+// group again with errgroup.WithContext when a condition holds, deriving
+// the context from the same variable:
+//
+//	g := &errgroup.Group{}
+//	if e.Failfast {
+//		g, ctx = errgroup.WithContext(ctx)
+//	}
+//
+// The group is then fail-fast when the condition held, and cancels nothing
+// when it did not: the forms pass task.KeepGoing or not, as the condition
+// decides at run time.
+func (s *site) matchCond() {
+	info := s.info()
+	if _, ok := s.create.(*ast.AssignStmt); !ok || !s.zero || s.i+1 >= len(s.list) {
+		return
+	}
+	if _, ptr := s.group.Type().(*types.Pointer); !ptr {
+		return
+	}
+	is, ok := s.list[s.i+1].(*ast.IfStmt)
+	if !ok || is.Init != nil || is.Else != nil || len(is.Body.List) != 1 {
+		return
+	}
+	as, ok := is.Body.List[0].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 2 || len(as.Rhs) != 1 || varOf(info, as.Lhs[0]) != s.group {
+		return
+	}
+	call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if !ok || funcOf(info, call, errgroupPath) != "WithContext" {
+		return
+	}
+	ctx := varOf(info, as.Lhs[1])
+	if ctx == nil || varOf(info, call.Args[0]) != ctx || refers(info, is.Cond, s.group) || refers(info, is.Cond, ctx) {
+		return
+	}
+	s.cond, s.gctx, s.parent, s.zero = is, ctx, call.Args[0], false
+}
+
+// afterCreate returns the index of the first statement after the group is
+// made: after the if of matchCond, if there is one.
+func (s *site) afterCreate() int {
+	if s.cond != nil {
+		return s.i + 2
+	}
+	return s.i + 1
 }
 
 // isZeroGroup reports whether e is new(errgroup.Group), &errgroup.Group{}
@@ -332,13 +505,22 @@ func (s *site) matchDerived() bool {
 	if s.gctx == nil {
 		return true
 	}
+	fn, _ := enclosingFunc(s.cur)
 	for _, id := range s.uses(s.gctx) {
+		if s.remake != nil && id.Pos() >= s.remake.Pos() {
+			continue // the next group's
+		}
+		if s.remade && id.Pos() < s.create.Pos() {
+			if !s.earlierLife(id, fn) {
+				return false
+			}
+			continue
+		}
 		if id.Pos() < s.create.Pos() {
 			// The same variable as the parent (g, ctx :=
 			// errgroup.WithContext(ctx) at the top of a function):
 			// straight-line uses before are fine, a closure could run
 			// after.
-			fn, _ := enclosingFunc(s.cur)
 			for c := range s.cursorOf(id).Enclosing((*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
 				if c.Node() != fn {
 					return false

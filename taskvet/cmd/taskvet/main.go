@@ -14,7 +14,11 @@
 // With -fix, taskvet applies every fix, then checks the packages again and
 // prints what is left: the diagnostics that have no fix (and any fix that
 // could not be applied). It exits with status 3 if any is left, as
-// without -fix, and 0 only when nothing is.
+// without -fix, and 0 only when nothing is. Two fixes that edit the same
+// line (a group made again after the wait of another: the first fix
+// declares the variables in the statement that the second removes) are
+// applied in two passes: when a pass leaves a fix out, taskvet runs the
+// fixes again, up to maxFixPasses passes.
 package main
 
 import (
@@ -30,6 +34,9 @@ import (
 
 // childEnv marks the runs that taskvet -fix starts of itself.
 const childEnv = "TASKVET_FIX_CHILD"
+
+// maxFixPasses is how many times taskvet -fix applies the fixes at most.
+const maxFixPasses = 3
 
 func main() {
 	if os.Getenv(childEnv) == "" {
@@ -84,8 +91,17 @@ func fixThenCheck(args, rest []string) int {
 		}
 		return 0
 	}
-	if code := run(args); code != 0 {
-		return code
+	// A pass exits with status 1 when it could not apply every fix, as
+	// when two fixes edit the same line; the next pass applies what is
+	// left. (Status 1 may also be an error, which the next pass repeats.)
+	for pass := 1; ; pass++ {
+		code := run(args)
+		if code == 0 {
+			break
+		}
+		if code != 1 || pass == maxFixPasses {
+			return code
+		}
 	}
 	code := run(rest)
 	if code == 3 {

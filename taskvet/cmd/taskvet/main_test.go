@@ -9,9 +9,11 @@ import (
 	"testing"
 )
 
-// TestFixExitStatus runs taskvet -fix on a module with one site that has a
-// fix and one that has none: the fix is applied, the other diagnostic is
-// printed, and taskvet says so and exits with status 3.
+// TestFixExitStatus runs taskvet -fix on a module with sites that have a
+// fix and one that has none: the fixes are applied (those of a group made
+// again after the wait of another edit the same line: they take two
+// passes), the other diagnostic is printed, and taskvet says so and exits
+// with status 3.
 func TestFixExitStatus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds taskvet and a module")
@@ -40,6 +42,23 @@ import (
 )
 
 func get(ctx context.Context) (int, error) { return 1, nil }
+
+func put(ctx context.Context, n int) error { return nil }
+
+func remade(ctx context.Context, xs, ys []int) error {
+	eg, ctx2 := errgroup.WithContext(ctx)
+	for _, x := range xs {
+		eg.Go(func() error { return put(ctx2, x) })
+	}
+	if err := eg.Wait(); err != nil {
+		return err
+	}
+	eg, ctx2 = errgroup.WithContext(ctx)
+	for _, y := range ys {
+		eg.Go(func() error { return put(ctx2, y) })
+	}
+	return eg.Wait()
+}
 
 func fixed(ctx context.Context) (int, int, error) {
 	var a, b int
@@ -91,8 +110,14 @@ func noFix(ctx context.Context, items []int) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(src), "a, b, err := task.Run2(ctx, get, get)") {
-		t.Errorf("the fix was not applied:\n%s", src)
+	for _, want := range []string{
+		"a, b, err := task.Run2(ctx, get, get, task.FirstError)",
+		"if err := task.ForEach(ctx, xs, task.NoLimit, func(ctx2 context.Context, x int) error { return put(ctx2, x) }, task.FirstError); err != nil {",
+		"return task.ForEach(ctx, ys, task.NoLimit, func(ctx2 context.Context, y int) error { return put(ctx2, y) }, task.FirstError)",
+	} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the fixes were not applied: want %q in\n%s", want, src)
+		}
 	}
 }
 

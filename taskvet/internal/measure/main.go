@@ -4,13 +4,14 @@
 // For each module@version (from the command line, or modules.txt beside
 // this file), it copies the module from the module cache (go mod download)
 // into a work directory, points github.com/tasktuple/task at a local
-// checkout of the library by a replace, counts the errgroup groups of the
-// production code, runs taskvet -test=false -fix (the tests stay as they
-// are: they are the oracle), builds the module, and runs the tests of
-// every changed package after the fix and, on the same packages, before
+// checkout of the library by a replace (with -rev, a git archive of that
+// revision), counts the errgroup groups of the production code, runs
+// taskvet -test=false -fix (the tests stay as they are: they are the
+// oracle), counts the groups left, builds the module, and runs the tests
+// of every changed package after the fix and, on the same packages, before
 // it. A test that passes before and fails after is a bug of the fix.
 //
-//	go run ./internal/measure -core .. -out /tmp/measure            # from taskvet/
+//	go run ./internal/measure -rev HEAD -out /tmp/measure            # from taskvet/
 //	go run ./internal/measure -core .. -out /tmp/measure github.com/google/ko@v0.19.1
 //
 // It prints a Markdown table, one row per module, and leaves in -out/NAME
@@ -41,6 +42,7 @@ var defaultModules string
 
 var (
 	coreFlag    = flag.String("core", "", "the directory of github.com/tasktuple/task to migrate to (default: the repository that holds this program)")
+	revFlag     = flag.String("rev", "", "migrate to this git revision of -core's repository (a git archive of it in -out/core) rather than its working tree")
 	outFlag     = flag.String("out", "", "the work directory (default: a new temporary directory)")
 	timeoutFlag = flag.Duration("timeout", 10*time.Minute, "the go test -timeout of each run")
 )
@@ -64,6 +66,21 @@ func main() {
 	out, err = filepath.Abs(out)
 	check(err)
 	check(os.MkdirAll(out, 0o755))
+	if *revFlag != "" {
+		// The library as committed, not as the working tree has it now.
+		hash, err := runStdout(core, nil, "git", "rev-parse", "--verify", *revFlag+"^{commit}")
+		if err != nil {
+			fatalf("-rev %s: not a commit of %s", *revFlag, core)
+		}
+		dir := filepath.Join(out, "core")
+		check(os.RemoveAll(dir))
+		check(os.MkdirAll(dir, 0o755))
+		tar := filepath.Join(out, "core.tar")
+		run(core, nil, "git", "archive", "-o", tar, strings.TrimSpace(string(hash)))
+		run(dir, nil, "tar", "-xf", tar)
+		fmt.Fprintf(os.Stderr, "measure: library at %s (%s)\n", *revFlag, strings.TrimSpace(string(hash)))
+		core = dir
+	}
 
 	// taskvet itself, from the module that holds this program.
 	taskvet := filepath.Join(out, "taskvet")
@@ -155,13 +172,16 @@ func measure(mod, core, out, taskvet string) (r *result) {
 
 	r.sites = countSites(work)
 
-	// The diagnostics, then the fix.
+	// The diagnostics, then the fix, which runs as many passes as it needs
+	// (fixes that edit the same line are applied one pass after the
+	// other) and then prints what is left.
 	js, _ := runStdout(work, env, taskvet, "-test=false", "-json", "-errgroupfix", "./...")
 	logf("diagnostics", js)
-	r.migrated, r.nofix = countDiagnostics(js)
-	// The diagnostics are counted above: the fix need not check again.
-	fixLog, _ := runOut(work, append(env, "TASKVET_FIX_CHILD=1"), taskvet, "-test=false", "-fix", "-errgroupfix", "./...")
+	_, r.nofix = countDiagnostics(js)
+	fixLog, _ := runOut(work, env, taskvet, "-test=false", "-fix", "-errgroupfix", "./...")
 	logf("fix", fixLog)
+	// Migrated: the groups that the fixes removed.
+	r.migrated = r.sites - countSites(work)
 	diff, _ := runOut(work, nil, "git", "diff")
 	check(os.WriteFile(filepath.Join(logs, "fix.diff"), diff, 0o644))
 	names, _ := runOut(work, nil, "git", "diff", "--name-only", "--", "*.go")

@@ -30,7 +30,7 @@ func (s *store) user(ctx context.Context) (User, error) { return User{}, nil }
 func readme(ctx context.Context) (User, []Order, error) {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out of 2 g.Go calls is task.Run2: rewrite it to get typed results, every error and panics passed to the caller`
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out of 2 g.Go calls is task.Run2: rewrite it to get typed results and panics passed to the caller; the error is errgroup's \(FirstError\)`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -179,7 +179,7 @@ func more(g *errgroup.Group) {}
 func limited(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: rewrite it to get every error \(a \*task.CallError\) and panics passed to the caller; a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); at the limit, Go queues the child rather than blocking the loop`
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: rewrite it to get panics passed to the caller and no child left running; the error is errgroup's \(FirstError\); a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); at the limit, Go queues the child rather than blocking the loop`
 	g.SetLimit(1)
 	g.Go(func() error {
 		var err error
@@ -245,13 +245,12 @@ func readOnError(ctx context.Context) (User, error) {
 	return user, nil
 }
 
-// Near misses: nothing reported.
-
-// The error is compared with ==: RunN wraps it.
+// The error is compared with ==: RunN with FirstError returns errgroup's
+// error, the same value.
 func compared(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out of 2 g.Go calls is task.Run2: rewrite it to get typed results and panics passed to the caller; the error is errgroup's \(FirstError\)`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -272,10 +271,25 @@ func compared(ctx context.Context) error {
 	return nil
 }
 
+// Error-only functions whose error is compared with ==: not Do, whose error
+// is a *task.CallError, but a Scope, which returns errgroup's.
+func comparedDo(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g.Go(func() error { return ping(ctx) })
+	g.Go(func() error { return ping(ctx) })
+	err := g.Wait()
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+// Near misses: nothing reported.
+
 // One g.Go: there is no Run1, Do runs it as errgroup did.
 func single(ctx context.Context) error {
 	var user User
-	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out of 1 g.Go calls is task.Do: rewrite it to get every error and panics passed to the caller`
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out of 1 g.Go calls is task.Do: rewrite it to get every error and panics passed to the caller; the error is a \*task.CallError, whose message names the function that failed`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -584,8 +598,8 @@ var cachesErr error
 
 func describeCaches(ctx context.Context) ([]Cache, error) { return nil, cachesErr }
 
-// Closures that wrap and log the error keep doing so: errors.As still
-// finds what they wrap, through the *task.CallError.
+// Closures that wrap and log the error keep doing so: with FirstError, the
+// call returns the wrapped error as the closure returned it.
 func wraps(ctx context.Context) ([]Cache, int, error) {
 	var caches []Cache
 	var count int

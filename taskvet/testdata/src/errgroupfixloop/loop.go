@@ -21,7 +21,7 @@ func remove(name string) error                       { return os.Remove(name) }
 
 // The children pass the derived context on: fail-fast.
 func forEach(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx) // want `this loop of g.Go is task.ForEach: rewrite it to get every error \(a \*task.CallError\) and panics passed to the caller; a failure cancels the calls' context and no call starts after it \(errgroup called the rest with a canceled context\)`
+	g, ctx := errgroup.WithContext(ctx) // want `this loop of g.Go is task.ForEach: rewrite it to get panics passed to the caller; the error is errgroup's \(FirstError\); a failure cancels the calls' context and no call starts after it \(errgroup called the rest with a canceled context\)`
 	for _, it := range items {
 		g.Go(func() error {
 			return process(ctx, it)
@@ -79,7 +79,7 @@ func limits(ctx context.Context, items []Item, n int) error {
 // Results stored by index into a slice made for them: task.Map.
 func byIndex(ctx context.Context, ids []int) ([]int, error) {
 	out := make([]int, len(ids))
-	g, ctx := errgroup.WithContext(ctx) // want `this loop of g.Go stores each result at its index: it is task.Map, which returns the results: rewrite it to get every error \(a \*task.CallError\) and panics passed to the caller; a failure cancels the calls' context and no call starts after it \(errgroup called the rest with a canceled context\)`
+	g, ctx := errgroup.WithContext(ctx) // want `this loop of g.Go stores each result at its index: it is task.Map, which returns the results: rewrite it to get them typed and panics passed to the caller; the error is errgroup's \(FirstError\); a failure cancels the calls' context and no call starts after it \(errgroup called the rest with a canceled context\)`
 	g.SetLimit(4)
 	for i, id := range ids {
 		g.Go(func() error {
@@ -118,7 +118,7 @@ func byIndexSettled(ctx context.Context, ids []int, scale int) ([]int, error) {
 // The index is used for something else than the store.
 func indexUsed(ctx context.Context, ids []int) ([]int, error) {
 	out := make([]int, len(ids))
-	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: rewrite it to get every error \(a \*task.CallError\) and panics passed to the caller; a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); at the limit, Go queues the child rather than blocking the loop`
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: rewrite it to get panics passed to the caller and no child left running; the error is errgroup's \(FirstError\); a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); at the limit, Go queues the child rather than blocking the loop`
 	g.SetLimit(4)
 	for i, id := range ids {
 		g.Go(func() error {
@@ -190,7 +190,7 @@ type Node struct{ Children []*Node }
 // A return inside the loop becomes the body's failure, which the wait's
 // check returns as it did.
 func returns(ctx context.Context, items []Item) (int, error) {
-	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: .*; a return from the body waits for the children it started, and its error comes in the \*task.CallError`
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: .*; a return from the body waits for the children it started, then returns its error unless a child failed first`
 	for _, it := range items {
 		if it.ID < 0 {
 			return 0, fmt.Errorf("bad item %d", it.ID)
@@ -513,4 +513,231 @@ func outerErr(ctx context.Context, items []Item, ok bool) error {
 		}
 	}
 	return err
+}
+
+// A zero Group made again by errgroup.WithContext when a condition holds:
+// fail-fast then, KeepGoing else, as a variable the condition sets.
+func condDerived(ctx context.Context, items []Item, failFast bool) error {
+	g := &errgroup.Group{} // want `this loop of g.Go is task.ForEach: .*; where the condition made the group with errgroup.WithContext, a failure cancels the calls' context and no call starts after it \(errgroup called the rest with a canceled context\); where it did not, every call runs, as with errgroup \(KeepGoing\)`
+	if failFast {
+		g, ctx = errgroup.WithContext(ctx)
+	}
+	for _, it := range items {
+		g.Go(func() error { return process(ctx, it) })
+	}
+	return g.Wait()
+}
+
+// The same, with a serial branch whose return becomes the body's failure.
+func condScope(ctx context.Context, items []Item, failFast, parallel bool) error {
+	g := &errgroup.Group{} // want `task.Scope`
+	if failFast {
+		g, ctx = errgroup.WithContext(ctx)
+	}
+	for _, it := range items {
+		if parallel {
+			g.Go(func() error { return process(ctx, it) })
+		} else {
+			if err := process(ctx, it); err != nil {
+				return err
+			}
+		}
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func each(items []Item, f func(Item) error) error {
+	for _, it := range items {
+		if err := f(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A wait only if the walk that spawns succeeded: the body returns err as
+// its failure, and the wait keeps the Scope's error only if err is nil.
+// The err that the walk declares is declared before the Scope.
+func walk(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope.*; where err is not nil, it is the body's failure, the Scope waits for the children \(errgroup left them running\) and err stays`
+	g.SetLimit(4)
+	err := each(items, func(it Item) error {
+		g.Go(func() error { return process(ctx, it) })
+		return nil
+	})
+	if err == nil {
+		err = g.Wait()
+	}
+	return err
+}
+
+// The same with an err declared before, and statements between SetLimit
+// and the walk, which stay before the Scope.
+func walkDeclared(ctx context.Context, items []Item, n int) error {
+	_, err := os.Stat("x")
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g.SetLimit(n)
+	if err != nil {
+		return err
+	}
+	err = each(items, func(it Item) error {
+		g.Go(func() error { return process(ctx, it) })
+		return nil
+	})
+	if err == nil {
+		err = g.Wait()
+	}
+	return err
+}
+
+// A loop waited for only if err is nil: not ForEach, which would not
+// run the loop at all, but a Scope.
+func loopIfNil(ctx context.Context, items []Item, err error) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	for _, it := range items {
+		g.Go(func() error { return process(ctx, it) })
+	}
+	if err == nil {
+		err = g.Wait()
+	}
+	return err
+}
+
+// A group made again in the same variables after the wait: the fix of the
+// first declares them where the second is made. (When both have a fix,
+// the two edit the same line: taskvet -fix applies them in two passes.)
+func remadeFirst(ctx context.Context, items, more []Item, names []string) error {
+	eg, ctx2 := errgroup.WithContext(ctx) // want `task.ForEach.*; the group made again after the wait now declares eg`
+	for _, it := range items {
+		eg.Go(func() error { return process(ctx2, it) })
+	}
+	if err := eg.Wait(); err != nil {
+		return err
+	}
+	fmt.Println(len(items))
+	eg, ctx2 = errgroup.WithContext(ctx)
+	for _, it := range more {
+		eg.Go(func() error { return process(ctx2, it) })
+	}
+	for _, name := range names {
+		eg.Go(func() error { return remove(name) })
+	}
+	return eg.Wait()
+}
+
+// The second group alone has a fix: its variables stay declared and used
+// by the first.
+func remadeSecond(ctx context.Context, items, more []Item, names []string) error {
+	eg, ctx2 := errgroup.WithContext(ctx)
+	for _, it := range items {
+		eg.Go(func() error { return process(ctx2, it) })
+	}
+	for _, name := range names {
+		eg.Go(func() error { return remove(name) })
+	}
+	if err := eg.Wait(); err != nil {
+		return err
+	}
+	eg, ctx2 = errgroup.WithContext(ctx) // want `task.ForEach`
+	for _, it := range more {
+		eg.Go(func() error { return process(ctx2, it) })
+	}
+	return eg.Wait()
+}
+
+// Near misses again: nothing reported.
+
+// Under a condition, the derived context is used after the wait.
+func condCtxAfter(ctx context.Context, items []Item, failFast bool) error {
+	g := &errgroup.Group{}
+	if failFast {
+		g, ctx = errgroup.WithContext(ctx)
+	}
+	for _, it := range items {
+		g.Go(func() error { return process(ctx, it) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return process(ctx, Item{})
+}
+
+// Under a condition, a context of another name: the group is used by the
+// if, not only by Go.
+func condOtherCtx(ctx context.Context, items []Item, failFast bool) error {
+	g := &errgroup.Group{}
+	gctx := ctx
+	if failFast {
+		g, gctx = errgroup.WithContext(ctx)
+	}
+	for _, it := range items {
+		g.Go(func() error { return process(gctx, it) })
+	}
+	return g.Wait()
+}
+
+// A wait only if err is nil, where a child writes err.
+func walkChildWrites(ctx context.Context, items []Item) error {
+	var err error
+	g, ctx := errgroup.WithContext(ctx)
+	for _, it := range items {
+		g.Go(func() error {
+			err = process(ctx, it)
+			return err
+		})
+	}
+	if err == nil {
+		err = g.Wait()
+	}
+	return err
+}
+
+// A wait only if err is nil, after a return from the statements the body
+// would take.
+func walkReturns(ctx context.Context, items []Item) error {
+	var err error
+	g, ctx := errgroup.WithContext(ctx)
+	for _, it := range items {
+		if it.ID < 0 {
+			return fmt.Errorf("bad item %d", it.ID)
+		}
+		g.Go(func() error { return process(ctx, it) })
+	}
+	if err == nil {
+		err = g.Wait()
+	}
+	return err
+}
+
+// Variables declared for the group alone: made again, with the fix
+// removing that statement, they would be declared and not used.
+func declaredOnly(ctx context.Context, items []Item) error {
+	var eg *errgroup.Group
+	var ctx2 context.Context
+	eg, ctx2 = errgroup.WithContext(ctx)
+	for _, it := range items {
+		eg.Go(func() error { return process(ctx2, it) })
+	}
+	return eg.Wait()
+}
+
+// The derived context is read between the wait and the group made again:
+// the first group has no fix (the second has one, as in remadeSecond).
+func remadeReadBetween(ctx context.Context, items, more []Item) error {
+	eg, ctx2 := errgroup.WithContext(ctx)
+	for _, it := range items {
+		eg.Go(func() error { return process(ctx2, it) })
+	}
+	if err := eg.Wait(); err != nil {
+		return err
+	}
+	fmt.Println(ctx2.Err())
+	eg, ctx2 = errgroup.WithContext(ctx) // want `task.ForEach`
+	for _, it := range more {
+		eg.Go(func() error { return process(ctx2, it) })
+	}
+	return eg.Wait()
 }

@@ -28,6 +28,7 @@ type Option uint8
 const (
 	KeepGoing Option = 1 << iota
 	Settled
+	FirstError
 )
 
 func Go[T any](ctx context.Context, fn func(context.Context) (T, error)) *Task[T] {
