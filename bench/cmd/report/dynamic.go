@@ -12,7 +12,7 @@ import (
 const dynamicBaseline = "errgroup-ctx"
 
 var dynamicNotes = map[string]string{
-	"floor":                "what an expert writes by hand for the one site: a loop of `go` statements, each child writing its result and its error to its index of two slices made beforehand, one sync.WaitGroup, the first error in child order returned; no cancellation (issue 13's bar, the **vs floor** column)",
+	"floor":                "what an expert writes by hand for the one site: a loop of `go` statements, each child writing its result and its error to its index of two slices made beforehand, one sync.WaitGroup, the first error in child order returned; no cancellation (the bar of the **vs floor** column)",
 	"errgroup-ctx":         "errgroup.WithContext and g.Go, each child writing its result to its index: the baseline of the ratios",
 	"errgroup-ctx-limit8":  "the same with g.SetLimit(8)",
 	"conc-pool-ctx":        "conc pool.New().WithContext(ctx).WithCancelOnError(), each child writing to its index (ResultContextPool, at v0.3.0, returns the results in the order the calls end, not the children's)",
@@ -87,7 +87,7 @@ func dynamicTargets(r *results) []target {
 // (go test -bench 'Dynamic/^impl=(task-scope|errgroup-ctx)$/^n=16$'
 // -cpuprofile, -memprofile).
 const scopeWhy = "Scope: a child costs two allocations, as in errgroup, so the allocation ratio stays near 1.0: " +
-	"task.Spawn allocates the child (its task, function and links, 144 bytes in one object) and the closure of its " +
+	"task.Spawn allocates the child (its task, function, links and queue record, 160 bytes in one object) and the closure of its " +
 	"`go` statement (32 bytes), where errgroup's g.Go allocates the caller's closure (64 bytes, capturing the index " +
 	"and the slice) and its own `go` closure; task.All adds the slice of tasks and the slice of results. The time: " +
 	"the success path takes no lock (atomic counts; only children that fail are listed), but each child is a task, " +

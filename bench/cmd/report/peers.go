@@ -41,7 +41,7 @@ func peerVersions() []string {
 var implNotes = map[string]string{
 	"sequential":         "a plain loop, one call after another: the lower bound",
 	"waitgroup":          "sync.WaitGroup with captured variables: the baseline of every ratio",
-	"floor":              "what an expert writes by hand for the one call site: one struct for the N results and errors, N-1 goroutines, the last function on the caller's goroutine, one sync.WaitGroup; no cancellation, no panic handling (issue 13's bar, the **vs floor** column)",
+	"floor":              "what an expert writes by hand for the one call site: one struct for the N results and errors, N-1 goroutines, the last function on the caller's goroutine, one sync.WaitGroup; no cancellation, no panic handling (the bar of the **vs floor** column)",
 	"errgroup":           "errgroup.Group",
 	"errgroup-ctx":       "errgroup.WithContext",
 	"conc-waitgroup":     "conc.WaitGroup",

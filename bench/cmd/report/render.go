@@ -334,7 +334,7 @@ minute on this shared machine falls on every implementation alike. **Mean** is t
 (golang.org/x/perf benchmath), **Ratio** and **Alloc Ratio** are against the hand-written
 `+"`sync.WaitGroup`"+` of the same N and mode (for already-completed results, against reugn/async's
 completed future). **vs floor** is the time and the bytes against `+"`floor`"+`, what an expert writes
-by hand for the one call site, of the same N and mode: issue 13 makes it the bar. More sets follow the fan-out: a [dynamic fan-out](#dynamic-fan-out) of
+by hand for the one call site, of the same N and mode: the bar the library is held to. More sets follow the fan-out: a [dynamic fan-out](#dynamic-fan-out) of
 16 to 100,000 children started by a loop, [errgroup's loop](#the-loop) over 16 to 100,000 inputs
 with and without a limit, [streaming](#streaming) 10^3 and 10^6 inputs at a limit, and the costs
 that must not grow with the number of tasks ([scale](#scale)). The raw output is in [benchmarks.txt](benchmarks.txt), for benchstat.
