@@ -186,8 +186,12 @@ func (f *report) raiseOverGoexit() {
 
 // causeAt returns the cause the call sent its functions, if it is the
 // failure of position i: the report reuses that *PositionError, as a
-// sibling's error may wrap it.
+// sibling's error may wrap it. A stream asks while its functions run: the
+// flag, set after first is written, orders the read after the write.
 func (c *call) causeAt(i int) *PositionError {
+	if !c.hasFailed() {
+		return nil
+	}
 	if pe, ok := c.first.(*PositionError); ok && pe.Index == i {
 		return pe
 	}
