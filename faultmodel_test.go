@@ -70,6 +70,16 @@ func (o op) scope() bool {
 	return false
 }
 
+// firstError reports whether o takes the option FirstError: RunN, Map,
+// ForEach, ForEachSeq and the Scopes.
+func (o op) firstError() bool {
+	switch o {
+	case opRun, opMap, opForEach, opForEachSeq:
+		return true
+	}
+	return o.scope()
+}
+
 // seq reports whether o yields pairs (MapSeq and MapSeqUnordered).
 func (o op) seq() bool { return o == opMapSeq || o == opMapSeqUnordered }
 
@@ -178,15 +188,17 @@ const graceD = time.Minute
 // are released (0: before any), with grace the call has Grace(graceD); with
 // noStop, the test cancels it only if the call has not ended once every
 // position is released (a position waits for cancellation and nothing
-// else will cancel it).
+// else will cancel it). With firstError the call has FirstError, if its op
+// takes it (see op.firstError; the others must not change).
 type scene struct {
-	op     op
-	kinds  []kind
-	order  []int
-	k      int
-	wait   waitForm
-	stopAt int
-	grace  bool
+	op         op
+	kinds      []kind
+	order      []int
+	k          int
+	wait       waitForm
+	stopAt     int
+	grace      bool
+	firstError bool
 }
 
 func (s scene) String() string {
@@ -203,6 +215,9 @@ func (s scene) String() string {
 	}
 	if s.grace {
 		b.WriteString(" with grace")
+	}
+	if s.firstError {
+		b.WriteString(" with FirstError")
 	}
 	return b.String()
 }
@@ -267,6 +282,8 @@ type expectation struct {
 	kinds          []kind        // what each position does: the failure of an error
 	bugs           []string      // if not nil: what the library does today instead, because of these bugs (see bugs_test.go)
 	leftByStop     []int         // for a known bug: the work a stop left, which may be listed as canceled instead
+	firstError     bool          // the call has FirstError: a returned error is checked by checkFirst, not as a *CallError
+	firstFailed    []int         // with firstError: the positions whose own failure may be the first the call recorded, sorted (see simState.noteFirst)
 }
 
 // noPanic is firstPanic when no position panics.
@@ -405,6 +422,7 @@ type simState struct {
 
 	parentCanceled      bool
 	initial             []int // the positions started before any was released
+	firstFailed         []int // with FirstError: the positions whose own failure may be the first recorded (see noteFirst)
 	pending             bool  // lib: a child failed, and the call is not canceled yet
 	startedAfterFailure bool  // lib: a waiter started a child in that time
 }
@@ -527,6 +545,7 @@ func (st simState) clone() simState {
 	st.slots = slices.Clone(st.slots)
 	st.hidden = slices.Clone(st.hidden)
 	st.recv = [2][]int{slices.Clone(st.recv[0]), slices.Clone(st.recv[1])}
+	st.firstFailed = slices.Clone(st.firstFailed)
 	return st
 }
 
@@ -577,10 +596,10 @@ func (st *simState) key() string {
 	for _, i := range st.initial {
 		b = append(b, byte(i))
 	}
-	for _, r := range st.recv {
+	for _, r := range append(st.recv[:], st.firstFailed) {
 		b = append(b, '|')
 		for _, j := range r {
-			b = append(b, byte(j))
+			b = append(b, byte(j+1))
 		}
 	}
 	return string(b)
@@ -789,6 +808,9 @@ func (st *simState) steps() []step {
 
 // apply takes step x.
 func (st *simState) apply(x step) {
+	if x.fails && st.s.firstError && st.s.op.firstError() && st.firstFailed == nil {
+		st.noteFirst()
+	}
 	switch x.what {
 	case stepReturn:
 		c := st.slots[x.g]
@@ -820,6 +842,44 @@ func (st *simState) apply(x step) {
 			st.startedAfterFailure = true
 		}
 	}
+}
+
+// noteFirst records which positions may be the first whose own failure
+// the call records (FirstError), as the first step that ends in a failure
+// is taken: that step's, and those of every other step that ends in a
+// failure and can be taken now. The model takes such steps one after the
+// other, in no particular order (they commute for everything else it
+// follows: see free), but they race: two functions whose failures are both
+// ready fail in goroutines of their own, and either may be recorded first,
+// so the model accepts either. Every step that does not end in a failure
+// and does not take a child has been taken before (free takes those
+// first), so a failure that one of them enables is among those ready; a
+// child that a free slot or a waiter may take while a sibling fails is a
+// branch of its own (see branches), where its failure is ready alongside.
+// Failures of later settles come after: the test waits for every goroutine
+// to settle before it releases the next position.
+func (st *simState) noteFirst() {
+	st.firstFailed = []int{}
+	for _, x := range st.steps() {
+		if p, ok := st.positionOf(x); ok && x.fails && !slices.Contains(st.firstFailed, p) {
+			st.firstFailed = append(st.firstFailed, p)
+		}
+	}
+	slices.Sort(st.firstFailed)
+}
+
+// positionOf returns the position that step x ends, if it ends one: -1 for
+// the body of a Scope.
+func (st *simState) positionOf(x step) (int, bool) {
+	switch x.what {
+	case stepReturn:
+		return st.slots[x.g], true
+	case stepInline:
+		return st.waiterAt(x.g).inline, true
+	case stepFinish:
+		return x.g - 1, true // the body, or child 0
+	}
+	return 0, false
 }
 
 // run takes the steps that do not depend on the interleaving, until only
@@ -1106,6 +1166,9 @@ func (st simState) expectation() expectation {
 	// sequence did.
 	e.ctxErr = len(e.unfinished) > 0 || e.notStarted > 0 || st.left && s.op == opForEachSeq
 	e.initial = st.initial
+	if s.firstError && s.op.firstError() {
+		e.firstError, e.firstFailed = true, st.firstFailed
+	}
 	if s.op.seq() {
 		st.pairs(&e)
 	}

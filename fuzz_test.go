@@ -17,6 +17,10 @@ import (
 // test cancels the caller's ctx only if the call has not ended after every
 // release; else after (stop - 1) % (n + 1) releases), k, one kind per
 // position drawn from matrixKinds, then the order.
+//
+// Every scene runs twice: as drawn, then with FirstError (see
+// scene.firstError), which changes what the calls that take it return and
+// must change nothing else, nor anything of the calls that do not.
 func FuzzOutcomes(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 0})
 	f.Add([]byte{3, 1, 1, 2, 3, 2, 1, 0})
@@ -37,12 +41,27 @@ func FuzzOutcomes(f *testing.F) {
 	f.Add([]byte{5, 0xC0 + byte(opScopeTree), 8, 0, 3, 0, 0, 1, 0, 0, 0})  // child 0 waits by AwaitN
 	f.Add([]byte{5, 0xC0 + byte(opScopeLimit), 4, 0, 5, 0, 0, 0, 3, 0, 0}) // the body waits by AllSeq
 	f.Add([]byte{3, 0xC0 + byte(opScope), 6, 3, 3, 0, 7, 11, 0})           // by WhenAll, stopped
+	// For FirstError: inputs[2] fails before inputs[0] (it takes the slot
+	// inputs[1] frees); child 2 takes the slot child 1 frees as child 0,
+	// its wait over, fails: the two race; the body's All is stopped by ctx,
+	// and is the first stopped in argument order.
+	f.Add([]byte{2, 0xC0 + byte(opForEach), 0, 0, 0, 8, 0, 1, 0, 1})
+	f.Add([]byte{2, 0xC0 + byte(opScopeTree), 0, 0, 1, 1, 0, 1, 1, 1})
+	f.Add([]byte{2, 0xC0 + byte(opScope), 2, 1, 2, 7, 7, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, ok := decodeScene(data)
 		if !ok {
 			return
 		}
-		if bugs := runScenario(t, s); bugs != nil {
+		var bugs []string
+		for _, first := range []bool{false, true} {
+			if first && s.op == opDo {
+				break // Do takes no options
+			}
+			s.firstError = first
+			bugs = append(bugs, runScenario(t, s)...)
+		}
+		if bugs != nil {
 			t.Skipf("%v meets known library bugs: %v", s, bugs)
 		}
 	})
