@@ -20,9 +20,12 @@ const maxFirst = 1<<(32-firstShift) - 3
 func (c *call) firstErrorSet() bool { return Option(c.opts)&FirstError != 0 }
 
 // noteFirst records position i as the first failure if none is recorded
-// yet; o is its classified outcome. It is a no-op without FirstError.
+// yet; o is its classified outcome. Only an error counts: a panic or a
+// Goexit is raised, unless a waiter received it (a body that recovered a
+// child's panic), and then it has no error to return. It is a no-op
+// without FirstError.
 func (c *call) noteFirst(i int, o *outcome) {
-	if !c.firstErrorSet() || o.state == succeeded || o.stop != own || i > maxFirst {
+	if !c.firstErrorSet() || o.state != failed || o.stop != own || i > maxFirst {
 		return
 	}
 	v := uint32(i+2) << firstShift

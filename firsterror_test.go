@@ -247,3 +247,27 @@ func TestFirstErrorString(t *testing.T) {
 		t.Fatalf("String = %q", got)
 	}
 }
+
+// TestFirstErrorRecoveredPanic: a child's panic that the body receives and
+// recovers is no error to return: the first error is child 1's, returned
+// before the body's.
+func TestFirstErrorRecoveredPanic(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		errChild, errBody := errors.New("child 1"), errors.New("body")
+		_, err := Scope(t.Context(), func(ctx context.Context, g *Group) (_ int, err error) {
+			a := Spawn(g, func(context.Context) (int, error) { panic("child 0") })
+			g.Go(func(context.Context) error { time.Sleep(time.Second); return errChild })
+			defer func() {
+				if recover() != nil {
+					time.Sleep(3 * time.Second) // child 1 has failed
+					err = errBody
+				}
+			}()
+			a.Wait(context.Background()) // raises child 0's panic in the body
+			return 0, nil
+		}, FirstError)
+		if err != errChild {
+			t.Fatalf("Scope with FirstError = %v; want child 1's error, the first failure returned", err)
+		}
+	})
+}

@@ -28,11 +28,11 @@ const (
 	// when ctx was done, holds the zero value. Panics are still raised.
 	Settled
 
-	// FirstError: the call returns the first failure as its function
-	// returned it, the error errgroup's Wait returns, instead of a
-	// *CallError: the error of the function that failed first (with
-	// Named, without the name). If no function failed but the caller's
-	// ctx stopped the call, the error is the first error, in argument
+	// FirstError: the call returns, instead of a *CallError, the first
+	// error a function returned as a failure of its own (not a
+	// cancellation), as the function returned it: the error errgroup's
+	// Wait returns (with Named, without the name). If no function failed
+	// but the caller's ctx stopped the call, the error is the first error, in argument
 	// order, that a function returned after ctx was done, or else ctx's
 	// error; if the call stopped taking new work with ctx not done
 	// ([Group.Stop], or a call it is nested in stopped), [ErrStopped]. Everything else is unchanged: what runs, what is
