@@ -1,8 +1,9 @@
 package task
 
-// This file is the rule of FirstError: the call's error is the first
-// failure as its function returned it, as errgroup's Wait returns it. The
-// call records which position failed first (noteFirst, in the flags word),
+// This file is the rule of FirstError: the call's error is the first error
+// a function returned as a failure of its own, as errgroup's Wait returns
+// it. The call records which position failed first (noteFirst, in the flags
+// word),
 // the report keeps that position's error as it adds the outcomes (keepFirst),
 // and the call returns it in place of the *CallError (firstError).
 
@@ -11,9 +12,10 @@ package task
 const firstShift = 3
 
 // maxFirst is the largest position that fits in the flags word. A failure
-// further on is not recorded; if no failure before it was, the report keeps
-// the first failure in argument order instead (a slice of that many
-// inputs would hold tens of gigabytes of state).
+// further on is not recorded; if no failure before it was, the call returns
+// the first failure in argument order instead (a slice of that many inputs
+// would hold tens of gigabytes of state; a stream of them, with no failure
+// in its first half billion inputs, is the one case that differs).
 const maxFirst = 1<<(32-firstShift) - 3
 
 // firstErrorSet reports the option FirstError.

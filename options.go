@@ -32,10 +32,11 @@ const (
 	// error a function returned as a failure of its own (not a
 	// cancellation), as the function returned it: the error errgroup's
 	// Wait returns (with Named, without the name). If no function failed
-	// but the caller's ctx stopped the call, the error is the first error, in argument
-	// order, that a function returned after ctx was done, or else ctx's
-	// error; if the call stopped taking new work with ctx not done
-	// ([Group.Stop], or a call it is nested in stopped), [ErrStopped]. Everything else is unchanged: what runs, what is
+	// but the caller's ctx stopped the call, the error is the first
+	// error, in argument order, that a function returned after ctx was
+	// done, or else ctx's error; if the call stopped taking new work with
+	// ctx not done ([Group.Stop], or a call it is nested in stopped),
+	// [ErrStopped]. Everything else is unchanged: what runs, what is
 	// canceled, the values returned with [Settled], and panics and
 	// Goexit, which are raised. It is accepted by RunN, Map, ForEach,
 	// ForEachSeq and Scope, for code moved from errgroup whose callers
