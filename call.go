@@ -43,15 +43,17 @@ type call struct {
 // word so that the state of RunN stays in its size class (see
 // TestRunStateSize).
 const (
-	flagReady  uint32 = 1 << iota // child and cancel are set
-	flagFailed                    // first is set
-	flagHalted                    // the call stopped taking new work (see halt)
+	flagReady   uint32 = 1 << iota // child and cancel are set
+	flagFailed                     // first is set
+	flagHalted                     // the call stopped taking new work (see halt)
+	flagFailing                    // a child of a Scope failed: the call is about to fail (Group.cause)
 )
 
 func (c *call) setFlag(f uint32) { c.flags.Or(f) }
 func (c *call) isReady() bool    { return c.flags.Load()&flagReady != 0 }
 func (c *call) hasFailed() bool  { return c.flags.Load()&flagFailed != 0 }
 func (c *call) isHalted() bool   { return c.flags.Load()&flagHalted != 0 }
+func (c *call) isFailing() bool  { return c.flags.Load()&flagFailing != 0 }
 
 // keepGoing and settled report the options KeepGoing and Settled.
 func (c *call) keepGoing() bool { return Option(c.opts)&KeepGoing != 0 }

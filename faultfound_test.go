@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -109,6 +110,102 @@ func TestPanicAfterStopKeepsStop(t *testing.T) {
 			t.Errorf("ForEach %v: recovered %v; want a *PanicError", opts, r)
 		case pe.Others == nil || pe.Others.NotStarted != 1 || !errors.Is(pe, context.Canceled) || !errors.Is(pe, errTestCause):
 			t.Errorf("ForEach %v: the panic holds %v; want 1 not started and Canceled with the cause", opts, pe.Others)
+		}
+	}
+}
+
+// holdingCtx is a cancelable context whose Value, asked for a key of type
+// *int (the context package's &cancelCtxKey) while armed, blocks until
+// release is closed.
+type holdingCtx struct {
+	context.Context
+	armed   atomic.Bool
+	held    chan struct{} // closed when Value blocks
+	release chan struct{}
+}
+
+func (c *holdingCtx) Value(key any) any {
+	if _, ok := key.(*int); ok && c.armed.CompareAndSwap(true, false) {
+		close(c.held)
+		<-c.release
+	}
+	return c.Context.Value(key)
+}
+
+// waitingIn waits until a goroutine's stack holds frame.
+func waitingIn(t *testing.T, frame string) {
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if strings.Contains(string(buf[:runtime.Stack(buf, true)]), frame) {
+			return
+		}
+	}
+	t.Fatalf("no goroutine reached %s", frame)
+}
+
+// TestRefusedBeforeCancellation: a child refused after a sibling's failure
+// and before the group's cancellation (the failed child has completed its
+// task, which woke a wait that reached the refused child) holds the
+// cancellation and its cause, and the waiter that receives it is stopped by
+// the call, not blamed. The fault matrix found it under CI's stress, as
+// ScopeTree7 waiting by AllSeq: the refused child got a bare
+// context.Canceled, and the body, which returned it before anything was
+// canceled, was listed as a failure of its own.
+//
+// hold=true holds that window open: a goroutine of the body makes the
+// call's child context, and the caller's ctx blocks in Value while the
+// context package asks it for its cancelCtxKey (propagateCancel does), so
+// call.mu stays held and the failing child stops in call.fail, after its
+// task has completed and before the group is canceled; the body returns
+// meanwhile. hold=false is the same scope with no hook.
+func TestRefusedBeforeCancellation(t *testing.T) {
+	for _, hold := range []bool{false, true} {
+		base, cancel := context.WithCancel(context.Background())
+		parent := &holdingCtx{Context: base, held: make(chan struct{}), release: make(chan struct{})}
+		errA := errors.New("a fails")
+		gate := make(chan struct{})
+		queued := make(chan *Task[int])
+		done := make(chan error)
+		go func() {
+			_, err := Scope(parent, func(ctx context.Context, g *Group) (int, error) {
+				g.SetLimit(1)
+				a := Spawn(g, func(context.Context) (int, error) { <-gate; return 0, errA })
+				b := Spawn(g, func(context.Context) (int, error) { return 2, nil }) // waits for the slot
+				if hold {
+					parent.armed.Store(true)
+					go func() { <-ctx.Done() }() // makes the call's context, holding call.mu
+					<-parent.held
+				}
+				queued <- b
+				_, err := AllSeq(context.Background(), slices.Values([]*Task[int]{a, b}))
+				return 0, err
+			})
+			done <- err
+		}()
+		b := <-queued
+		close(gate) // a fails
+		if hold {
+			<-b.Done()                          // the body's AllSeq refused b (Done does not start it)
+			waitingIn(t, "task.(*call).fail(")  // a, before the cancellation
+			waitingIn(t, "task.(*Group).join(") // the body has returned
+			close(parent.release)
+		}
+		err := <-done
+		cancel()
+
+		// b never started because of a's failure: its task fails with the
+		// cancellation and its cause, a's *PositionError.
+		_, errB, _ := b.TryWait()
+		var pe *PositionError
+		if !errors.Is(errB, context.Canceled) || !errors.As(errB, &pe) || pe.Index != 0 || !errors.Is(pe, errA) {
+			t.Errorf("hold=%v: children[1], never started after children[0] failed, holds %v; want context.Canceled with its cause, children[0]'s failure", hold, errB)
+		}
+		// The body received a's failure and b's cancellation: it was
+		// stopped by the call, and a's failure is the call's.
+		var ce *CallError
+		if !errors.As(err, &ce) || !slices.Equal(indexes(ce.Failures), []int{0}) || !slices.Equal(indexes(ce.Canceled), []int{-1, 1}) {
+			t.Errorf("hold=%v: Scope = %v\n(failures %v, canceled %v); want the failure of children[0], the body and children[1] canceled",
+				hold, err, indexes(ce.Failures), indexes(ce.Canceled))
 		}
 	}
 }

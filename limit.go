@@ -1,6 +1,7 @@
 package task
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/tasktuple/task/internal/probe"
@@ -105,7 +106,7 @@ func (g *Group) refusal() refusal {
 		// left children of the failure; a failure that came first drained
 		// the queue when it happened (childEnded).
 		return refusedStop
-	case !g.c.keepGoing() && (g.c.hasFailed() || g.failing.Load()):
+	case !g.c.keepGoing() && (g.c.hasFailed() || g.c.isFailing()):
 		return refusedFailed
 	}
 	return admitted
@@ -117,11 +118,23 @@ func (g *Group) refusal() refusal {
 // [context.Canceled] and is counted in CallError.NotStarted.
 func (g *Group) refuse(c child, r refusal) {
 	if r == refusedFailed {
-		c.cancel(g, contextError(&g.c))
+		c.cancel(g, g.failedError())
 		return
 	}
 	g.notStarted.Add(1)
 	c.cancel(nil, notStarted)
+}
+
+// failedError is the error of a child refused after a failure: the
+// cancellation of the group with the failure as its cause. A child refused
+// between the failure and the cancellation (a wait woken by the failed
+// task's completion, a Spawn) is given the same error the cancellation
+// will give (see childEnded).
+func (g *Group) failedError() error {
+	if g.c.hasFailed() {
+		return contextError(&g.c)
+	}
+	return &causeError{err: context.Canceled, cause: g.cause.Load()}
 }
 
 // Stop makes the group take no new child, as the end of the caller's ctx

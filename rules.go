@@ -41,6 +41,11 @@ func (c *call) classify(o *outcome) {
 		o.stop = stopCtx
 	case c.hasFailed() && (errors.Is(o.err, context.Canceled) || errors.Is(o.err, c.first)): // first is written before failed is set
 		o.stop = stopCall
+	case c.isFailing() && errors.Is(o.err, context.Canceled):
+		// A child of a Scope failed and the group is about to be
+		// canceled: a function that returns the cancellation of a child
+		// refused meanwhile was stopped by the call (failedError).
+		o.stop = stopCall
 	}
 }
 

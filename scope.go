@@ -79,12 +79,12 @@ type Group struct {
 	c    call    // the context, fail-fast and the outcome rules, as for RunN
 	body outcome // the body's; written by Scope's goroutine
 
-	live       atomic.Int64  // the body, while it runs, plus the children not yet returned
-	notStarted atomic.Int64  // children refused by a stop
-	failing    atomic.Bool   // a child failed: fail-fast is under way
-	count      atomic.Int64  // children spawned so far: the next one's index
-	limit      atomic.Int64  // at most this many running; 0: no limit. Set before any Spawn
-	done       chan struct{} // closed when live drops to 0
+	live       atomic.Int64                  // the body, while it runs, plus the children not yet returned
+	notStarted atomic.Int64                  // children refused by a stop
+	cause      atomic.Pointer[PositionError] // the failure of the first child that failed: fail-fast is under way (flagFailing)
+	count      atomic.Int64                  // children spawned so far: the next one's index
+	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
+	done       chan struct{}                 // closed when live drops to 0
 
 	mu         sync.Mutex       // guards the fields below
 	running    int64            // children holding a slot, in a limited group
@@ -221,10 +221,16 @@ func (c *childTask[T]) start(g *Group, slot bool) {
 func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c child) {
 	g.c.classify(o)
 	g.c.noteFirst(i, o)
-	if o.state != succeeded && o.stop == own && !g.c.keepGoing() {
+	failFast := o.state != succeeded && o.stop == own && !g.c.keepGoing()
+	if failFast {
 		// A waiter woken by the task's completion must not start a
-		// queued child before trigger cancels the group.
-		g.failing.Store(true)
+		// queued child before the group is canceled: from here on no
+		// child starts, and a child refused before the cancellation is
+		// given the cause the cancellation will carry (failedError).
+		r := g.c.report()
+		if g.cause.CompareAndSwap(nil, r.at(i, o.err)) {
+			g.c.setFlag(flagFailing)
+		}
 	}
 	if slot {
 		g.releaseSlot()
@@ -235,7 +241,9 @@ func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c chil
 	if o.state == succeeded {
 		return
 	}
-	g.c.trigger(i, o)
+	if failFast {
+		g.c.fail(g.cause.Load()) // trigger's rule, with the cause given to the refused
+	}
 	if c != nil {
 		g.addEnded(c)
 	} else {
