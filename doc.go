@@ -84,7 +84,8 @@
 //     in time is blamed; errors.Is(err, context.DeadlineExceeded) (or
 //     Canceled) and the cause hold.
 //   - Otherwise, if the call had canceled the function's context (after a
-//     sibling's failure, or RunFirstOK's winner) and the error holds
+//     sibling's failure, or RunFirstOK's winner), or a Scope had recorded
+//     a child's failure and was canceling its group, and the error holds
 //     context.Canceled or the exact cause the call sent, the function was
 //     stopped by the call. It goes to CallError.Canceled, with what it
 //     returned, and is left out of the message: the failure that caused it
