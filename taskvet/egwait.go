@@ -140,16 +140,6 @@ func (s *site) waitIfNil(body []ast.Stmt) (v *types.Var, hoist *ast.AssignStmt, 
 	return v, nil, true
 }
 
-// isNilCheck reports whether cond is v == nil.
-func isNilCheck(info *types.Info, cond ast.Expr, v *types.Var) bool {
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op != token.EQL || varOf(info, b.X) != v {
-		return false
-	}
-	id, ok := b.Y.(*ast.Ident)
-	return ok && info.Uses[id] == types.Universe.Lookup("nil")
-}
-
 // listScope returns the scope of the block that holds the list.
 func (s *site) listScope() *types.Scope {
 	info := s.info()

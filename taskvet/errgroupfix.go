@@ -624,8 +624,18 @@ func isContext(t types.Type) bool { return isNamed(t, "context", "Context") }
 
 // isNotNil reports whether cond is v != nil.
 func isNotNil(info *types.Info, cond ast.Expr, v *types.Var) bool {
+	return comparesNil(info, cond, v, token.NEQ)
+}
+
+// isNilCheck reports whether cond is v == nil.
+func isNilCheck(info *types.Info, cond ast.Expr, v *types.Var) bool {
+	return comparesNil(info, cond, v, token.EQL)
+}
+
+// comparesNil reports whether cond is v op nil.
+func comparesNil(info *types.Info, cond ast.Expr, v *types.Var, op token.Token) bool {
 	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || b.Op != token.NEQ || varOf(info, b.X) != v {
+	if !ok || b.Op != op || varOf(info, b.X) != v {
 		return false
 	}
 	id, ok := b.Y.(*ast.Ident)
