@@ -54,9 +54,19 @@ func (c *call) classify(o *outcome) {
 // position i as the cause.
 func (c *call) trigger(i int, o *outcome) {
 	if o.state != succeeded && o.stop == own && !c.keepGoing() {
-		r := c.report()
-		c.fail(r.at(i, o.err))
+		c.failAt(i, o)
 	}
+}
+
+// failAt cancels the call with the failure of position i as the cause. It
+// is out of line, as Group.noteCause is: a report in the frame of a
+// function that every function's goroutine calls would make each of them
+// outgrow its first stack (see TestChildFrames).
+//
+//go:noinline
+func (c *call) failAt(i int, o *outcome) {
+	r := c.report()
+	c.fail(r.at(i, o.err))
 }
 
 // trigger is the rule of RunFirstOK and Hedge: the first success wins and

@@ -223,14 +223,7 @@ func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c chil
 	g.c.noteFirst(i, o)
 	failFast := o.state != succeeded && o.stop == own && !g.c.keepGoing()
 	if failFast {
-		// A waiter woken by the task's completion must not start a
-		// queued child before the group is canceled: from here on no
-		// child starts, and a child refused before the cancellation is
-		// given the cause the cancellation will carry (failedError).
-		r := g.c.report()
-		if g.cause.CompareAndSwap(nil, r.at(i, o.err)) {
-			g.c.setFlag(flagFailing)
-		}
+		g.noteCause(i, o)
 	}
 	if slot {
 		g.releaseSlot()
@@ -251,6 +244,25 @@ func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c chil
 	}
 	if g.refusal() != admitted {
 		g.cancelQueue()
+	}
+}
+
+// noteCause publishes the failure of child i as the cause of the group's
+// coming cancellation. A waiter woken by the task's completion must not
+// start a queued child before the group is canceled: from here on no child
+// starts, and a child refused before the cancellation is given the cause
+// the cancellation will carry (failedError).
+//
+// It is out of line on purpose: a report is over 400 bytes, and in
+// childEnded's frame it made every child's goroutine outgrow its first
+// stack, on the success path too (a copy of the stack per child; see
+// TestChildFrames).
+//
+//go:noinline
+func (g *Group) noteCause(i int, o *outcome) {
+	r := g.c.report()
+	if g.cause.CompareAndSwap(nil, r.at(i, o.err)) {
+		g.c.setFlag(flagFailing)
 	}
 }
 
