@@ -1,0 +1,93 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is the command line.
+type config struct {
+	base      string  // -base; "" reads .ci/baseline
+	head      string  // -head; "" is the working tree
+	self      bool    // -self: the baseline on both sides
+	rounds    int     // -rounds
+	benchtime string  // -benchtime, as the test binaries take it
+	threshold float64 // -threshold: the ratio of times above which a benchmark is slower
+	alpha     float64 // -alpha: the p-value below which a ratio counts
+	cpu       int     // -cpu: GOMAXPROCS of the benchmarks (the binaries' -test.cpu)
+	out       string  // -o: the folder for base.txt and head.txt; "" keeps none
+}
+
+// defaultBenchtime is -benchtime's default. On CI's 2-core machine a round
+// takes 9 s at 100ms (each binary 4 to 5 s: 27 benchmarks, each 100 ms
+// and the runs that size b.N), so 10 rounds take about 90 s; with the two
+// builds (5 s with a warm build cache, 40 s cold) and the build of the
+// command, the run stays within 2.5 minutes, half of the 5 its step may
+// take, on a machine as loaded as that one.
+const defaultBenchtime = "100ms"
+
+// parseFlags reads the command line, and checks it before anything is
+// built, so that a typo costs no build.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var cfg config
+	fs := flag.NewFlagSet("guard", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: go run ./cmd/guard [flags]   (from the bench directory)\n\n"+
+			"Compares BenchmarkGuard at a baseline commit with the working tree's; see docs/guard.md.\n\n")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&cfg.base, "base", "", "the baseline `commit` (default: the one in "+baselineFile+")")
+	fs.StringVar(&cfg.head, "head", "", "a `commit` to measure instead of the working tree (to check the guard on a known change)")
+	fs.BoolVar(&cfg.self, "self", false, "build the baseline for both sides, to measure the false alarms")
+	fs.IntVar(&cfg.rounds, "rounds", 10, "interleaved `rounds`: each runs both binaries once")
+	fs.StringVar(&cfg.benchtime, "benchtime", defaultBenchtime, "time per benchmark per round (`d` or Nx, as go test's -benchtime)")
+	fs.Float64Var(&cfg.threshold, "threshold", 1.25, "the `ratio` head/base of median times above which a benchmark is slower")
+	fs.Float64Var(&cfg.alpha, "alpha", 0.05, "the `p-value` below which a ratio is taken as real (Mann-Whitney U)")
+	fs.IntVar(&cfg.cpu, "cpu", 1, "GOMAXPROCS of the benchmarks (`n`, -test.cpu): at 1 their allocation counts are deterministic")
+	fs.StringVar(&cfg.out, "o", "", "a `folder` to write the raw outputs to, base.txt and head.txt, for benchstat")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return config{}, fmt.Errorf("unexpected arguments %q: every setting is a flag", fs.Args())
+	case cfg.self && cfg.head != "":
+		return config{}, fmt.Errorf("-self and -head both name the head: give one")
+	case cfg.cpu < 1:
+		return config{}, fmt.Errorf("-cpu %d: need at least 1", cfg.cpu)
+	case cfg.rounds < 1:
+		return config{}, fmt.Errorf("-rounds %d: need at least 1", cfg.rounds)
+	case !(cfg.threshold > 0):
+		return config{}, fmt.Errorf("-threshold %v: need a ratio above 0", cfg.threshold)
+	case !(cfg.alpha > 0 && cfg.alpha <= 1):
+		return config{}, fmt.Errorf("-alpha %v: need a p-value in (0, 1]", cfg.alpha)
+	}
+	if _, err := runTimeout(cfg.benchtime); err != nil {
+		return config{}, err
+	}
+	return cfg, nil
+}
+
+// runTimeout returns the -test.timeout of one run of a test binary at
+// benchtime: about three times what a run of BenchmarkGuard's 27 benchmarks
+// takes, plus a minute, so that a deadlock fails the guard with the
+// goroutines' stacks instead of hanging CI. An iteration count (Nx) gives
+// ten minutes.
+func runTimeout(benchtime string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(benchtime, "x"); ok {
+		if v, err := strconv.Atoi(n); err != nil || v < 1 {
+			return 0, fmt.Errorf("-benchtime %q: want a duration (100ms) or a count of iterations (1000x)", benchtime)
+		}
+		return 10 * time.Minute, nil
+	}
+	d, err := time.ParseDuration(benchtime)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("-benchtime %q: want a duration (100ms) or a count of iterations (1000x)", benchtime)
+	}
+	return time.Minute + 100*d, nil
+}
