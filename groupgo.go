@@ -1,6 +1,10 @@
 package task
 
-import "context"
+import (
+	"context"
+
+	"github.com/tasktuple/task/internal/probe"
+)
 
 // Go starts fn as a child of g that returns only an error: errgroup's Go,
 // in a Scope. The child has no task and no value; its failure, panic or
@@ -18,7 +22,7 @@ func (g *Group) Go(fn func(context.Context) error) {
 		nilArg("Group.Go", "fn")
 	}
 	i := g.enter("Group.Go")
-	if g.admit(false, func() child { return newFuncChild(g, i, fn) }) {
+	if g.open() || g.admit(false, func() child { return newFuncChild(g, i, fn) }) {
 		go g.goFunc(fn, i)
 	}
 }
@@ -48,28 +52,43 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 // limited, then the waiting children, on this goroutine (see Group.run).
 // It is not generic.
 func (g *Group) goFunc(fn func(context.Context) error, i int) {
-	exiting := true
-	defer func() {
-		if exiting {
-			g.leave()
-			if next := g.nextQueued(); next != nil {
-				go g.run(next)
-			}
-		}
-	}()
-	g.callFunc(fn, i, g.limit.Load() > 0)
-	exiting = false
-	g.leave()
-	if next := g.nextQueued(); next != nil {
-		g.run(next)
+	slot := g.limit.Load() > 0
+	if g.callGo(fn, i, slot) && slot {
+		g.runQueued(false)
 	}
 }
 
-// callFunc runs child i of Group.Go on the calling goroutine.
-func (g *Group) callFunc(fn func(context.Context) error, i int, slot bool) {
-	var o outcome
-	defer g.childEnded(i, &o, slot, nil, nil)
-	invokeErr(g.c.ctx(), site{&g.c, i}, fn, &o)
+// callGo runs child i of Group.Go, ends it and counts it out. It reports
+// whether it returned; if the child called runtime.Goexit, it does not,
+// and, as this goroutine unwinds, the waiting children start on another.
+//
+// It is invoke written out for the commonest child, with one deferred
+// call that both recovers and ends the child: the path of every child of
+// Group.Go, where each call and deferred call counts (see
+// docs/performance.md). The record of a Goexit before the call and the
+// rules are invoke's.
+func (g *Group) callGo(fn func(context.Context) error, i int, slot bool) (returned bool) {
+	o := outcome{state: exited, err: ErrGoexit}
+	defer func() {
+		if o.state == exited {
+			settleExit(new(struct{}), &o, recover())
+		}
+		if o.state != succeeded || slot {
+			g.childEnded(i, &o, slot, nil, nil)
+		}
+		g.leave()
+		returned = o.state != exited
+		if !returned && slot {
+			g.runQueued(true)
+		}
+	}()
+	if p := probe.Load(); p != nil {
+		invokeErrProbed(p, g.c.ctx(), site{&g.c, i}, fn, &o)
+		return
+	}
+	o.err = fn(g.c.ctx())
+	o.state = endState(o.err)
+	return
 }
 
 // A funcChild is a child of Group.Go waiting for a slot.
@@ -86,7 +105,7 @@ func newFuncChild(g *Group, i int, fn func(context.Context) error) *funcChild {
 
 func (c *funcChild) task() *core { return nil }
 
-func (c *funcChild) start(g *Group, slot bool) { g.callFunc(c.fn, c.index, slot) }
+func (c *funcChild) start(g *Group, slot bool) bool { return g.callGo(c.fn, c.index, slot) }
 
 func (c *funcChild) cancel(g *Group, err error) {
 	if g != nil {

@@ -87,6 +87,16 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 	return true
 }
 
+// open reports whether a child may start at once, with no look at the
+// queue: the group has no limit, and nothing has failed or stopped it (see
+// refusal). It is the success path's one test; when it says no, admit
+// decides.
+func (g *Group) open() bool {
+	return g.limit.Load() == 0 &&
+		g.c.flags.Load()&(flagHalted|flagFailed|flagFailing) == 0 &&
+		!closedChan(g.c.outer) && !closedChan(g.parentDone)
+}
+
 // A refusal says why a child may not start.
 type refusal uint8
 
@@ -240,23 +250,26 @@ func (g *Group) dequeue() child {
 // children, one after another, on this goroutine, until none waits. It is
 // not generic, so neither is the function its goroutines start at (see
 // call.startN). If a child calls runtime.Goexit, this goroutine is
-// unwinding: it starts another to take over the queue.
+// unwinding: the child's start hands the queue to another (runQueued).
 func (g *Group) run(c child) {
-	exiting := true
-	defer func() {
-		if exiting {
-			g.leave()
-			if next := g.nextQueued(); next != nil {
-				go g.run(next)
-			}
+	slot := g.limit.Load() > 0
+	for c.start(g, slot) && slot {
+		if c = g.nextQueued(); c == nil {
+			return
 		}
-	}()
-	for c != nil {
-		c.start(g, g.limit.Load() > 0)
-		g.leave()
-		c = g.nextQueued()
 	}
-	exiting = false
+}
+
+// runQueued runs the children waiting for a slot on this goroutine, or, if
+// elsewhere, on another.
+func (g *Group) runQueued(elsewhere bool) {
+	if next := g.nextQueued(); next != nil {
+		if elsewhere {
+			go g.run(next)
+		} else {
+			g.run(next)
+		}
+	}
 }
 
 // releaseSlot frees the slot of a child of a limited group.
@@ -320,6 +333,5 @@ func (g *Group) startWaited(c child) {
 // runWaited runs a child that a wait started (see startWaited). It is not
 // generic (see call.startN).
 func (g *Group) runWaited(c child) {
-	defer g.leave() // runs on a Goexit of the child too
 	c.start(g, false)
 }

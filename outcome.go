@@ -58,8 +58,10 @@ func (o outcome) probed() probe.Outcome {
 }
 
 // invoke calls fn(ctx), stores its value in *v and records how it ended in
-// o: the one place that does. Every function of the package's calls and
-// tasks runs through it.
+// o. Every function of the package's calls and tasks runs through it, or
+// through one of its forms: invokeErr, for a function that returns only an
+// error, and, written out with the end of the child in the same deferred
+// call, Group.goFunc and childTask.start, for the children of a Scope.
 //
 // Before calling fn, invoke records a Goexit (exited, [ErrGoexit]): if fn
 // calls runtime.Goexit, invoke never returns, and that record is what the
@@ -76,11 +78,28 @@ func invoke[T any](ctx context.Context, at site, fn func(context.Context) (T, er
 	invokeFn(ctx, fn, v, o)
 }
 
-// invokeErr is invoke for a function that returns only an error: a child
-// of Group.Go, a function of Do, a call of ForEach.
+// invokeErr is invoke for a function that returns only an error: a
+// function of Do, a call of ForEach. (A child of Group.Go runs in goFunc,
+// which is invoke written out.)
 func invokeErr(ctx context.Context, at site, fn func(context.Context) error, o *outcome) {
+	o.state, o.err = exited, ErrGoexit
+	if p := probe.Load(); p != nil {
+		invokeErrProbed(p, ctx, at, fn, o)
+		return
+	}
 	var none struct{}
-	invoke(ctx, at, func(ctx context.Context) (struct{}, error) { return none, fn(ctx) }, &none, o)
+	defer recovered(&none, o)
+	o.err = fn(ctx)
+	o.state = endState(o.err)
+}
+
+// invokeErrProbed is invokeErr with the installed probes told of the
+// function. Out of line: its frame would be on every function's path.
+//
+//go:noinline
+func invokeErrProbed(p probe.Probe, ctx context.Context, at site, fn func(context.Context) error, o *outcome) {
+	var none struct{}
+	invokeProbed(p, ctx, at, func(ctx context.Context) (struct{}, error) { return none, fn(ctx) }, &none, o)
 }
 
 // invokeProbed is invoke with the installed probes told of the function.
@@ -91,35 +110,62 @@ func invokeProbed[T any](p probe.Probe, ctx context.Context, at site, fn func(co
 	invokeFn(ctx, fn, v, o)
 }
 
-// invokeFn is invoke without the probes.
+// invokeFn is invoke without the probes, for a caller that has recorded a
+// Goexit in o. One deferred call and no closure: it is on the path of
+// every function.
 func invokeFn[T any](ctx context.Context, fn func(context.Context) (T, error), v *T, o *outcome) {
-	normal := false
-	func() {
-		defer func() {
-			if normal {
-				return
-			}
-			// A panic or a Goexit. recover stops a panic, even one raised
-			// while a Goexit unwinds, after which the Goexit goes on and
-			// the code after this closure never runs: so record the panic
-			// here. recover returns nil for a Goexit, and for panic(nil)
-			// under GODEBUG=panicnil=1, recorded below.
-			if pv := recover(); pv != nil {
-				recordPanic(v, o, pv)
-			}
-		}()
-		*v, o.err = fn(ctx)
-		normal = true
-	}()
-	switch {
-	case normal && o.err == nil:
-		o.state = succeeded
-	case normal:
-		o.state = failed
-	case o.state != panicked:
-		// A recovered panic(nil) under GODEBUG=panicnil=1: a Goexit never
-		// gets here.
-		recordPanic(v, o, nil)
+	defer recovered(v, o)
+	*v, o.err = fn(ctx)
+	o.state = endState(o.err)
+}
+
+// endState is the state of a function that returned err.
+func endState(err error) status {
+	if err == nil {
+		return succeeded
+	}
+	return failed
+}
+
+// recovered, deferred by invokeFn, records how the function ended if it
+// did not return: a panic, or a Goexit, which o records already. recover
+// stops a panic, even one raised while a Goexit unwinds, after which the
+// Goexit goes on and the code after the call of invokeFn never runs: so
+// the panic is recorded here.
+func recovered[T any](v *T, o *outcome) {
+	if o.state == exited {
+		settleExit(v, o, recover())
+	}
+}
+
+// settleExit records in o how a function that did not return ended, for
+// a deferred function that called recover for it, which returned pv: a
+// panic, or a Goexit, which o records already. recover returns nil for a
+// Goexit and for panic(nil) under GODEBUG=panicnil=1, told apart by the
+// frame that runs the deferred call (see goexiting).
+func settleExit[T any](v *T, o *outcome, pv any) {
+	if pv != nil || !goexiting() {
+		recordPanic(v, o, pv)
+	}
+}
+
+// goexiting reports, in a deferred call, whether it runs for a Goexit
+// rather than a panic: whichever of runtime.Goexit and runtime.gopanic is
+// nearer on the stack runs it. Only for recover's nil, a rare end.
+func goexiting() bool {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		switch f.Function {
+		case "runtime.Goexit":
+			return true
+		case "runtime.gopanic":
+			return false
+		}
+		if !more {
+			return true
+		}
 	}
 }
 
@@ -197,7 +243,7 @@ func recoveryFrame(fn string) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range [...]string{"panicStack(", "recordPanic[", "invokeFn["} {
+	for _, p := range [...]string{"panicStack(", "recordPanic[", "recovered[", "settleExit[", "(*Group).goFunc.func", "(*childTask[...]).start.func"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // Scope runs body with a new [Group] and returns what body returns, once
@@ -43,6 +45,7 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	g := &Group{done: make(chan struct{})}
 	g.live.Store(1) // the body
 	g.c.initKind(ctx, options(opts), nil, kindScope, nil)
+	g.parentDone = g.c.parent.Done()
 	g.c.countBacklog(g)
 	g.c.watchOuter()
 	var r R
@@ -85,6 +88,7 @@ type Group struct {
 	count      atomic.Int64                  // children spawned so far: the next one's index
 	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
 	done       chan struct{}                 // closed when live drops to 0
+	parentDone <-chan struct{}               // the caller's ctx's Done, for open
 
 	mu         sync.Mutex       // guards the fields below
 	running    int64            // children holding a slot, in a limited group
@@ -115,7 +119,7 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	}
 	c := newChild(g, fn)
 	c.index = g.enter("Spawn")
-	if g.admit(false, func() child { return c }) {
+	if g.open() || g.admit(false, func() child { return c }) {
 		go g.run(c)
 	}
 	return &c.Task
@@ -171,8 +175,8 @@ func (g *Group) enter(name string) int {
 type child interface {
 	links() *node
 	task() *core
-	start(g *Group, slot bool)  // runs the function on the calling goroutine and completes the task
-	cancel(g *Group, err error) // completes the child, never started, with err; with g, listed as canceled
+	start(g *Group, slot bool) bool // runs the function on the calling goroutine, ends the child and counts it out; false on a Goexit
+	cancel(g *Group, err error)     // completes the child, never started, with err; with g, listed as canceled
 }
 
 // node is the part of a child that the group links.
@@ -197,17 +201,50 @@ type childTask[T any] struct {
 	fn func(context.Context) (T, error)
 }
 
-// start runs the function of c. slot says whether c holds a slot of a
-// limited group, which it frees before its task completes, so that a
-// TrySpawn that sees the task completed finds the slot free.
-func (c *childTask[T]) start(g *Group, slot bool) {
+// start runs the function of c, ends c and counts it out. slot says
+// whether c holds a slot of a limited group, which it frees before its
+// task completes, so that a TrySpawn that sees the task completed finds
+// the slot free. It reports whether the function returned; if it called
+// runtime.Goexit, it does not, and, as this goroutine unwinds, the waiting
+// children start on another. It is invoke written out, as Group.callGo
+// is: one deferred call recovers and ends the child.
+func (c *childTask[T]) start(g *Group, slot bool) (returned bool) {
 	var v T
-	var o outcome
-	defer g.childEnded(c.index, &o, slot, func() {
+	o := outcome{state: exited, err: ErrGoexit}
+	defer func() {
+		if o.state == exited {
+			settleExit(&v, &o, recover())
+		}
+		c.end(g, v, &o, slot)
+		g.leave()
+		returned = o.state != exited
+		if !returned && slot {
+			g.runQueued(true)
+		}
+	}()
+	if p := probe.Load(); p != nil {
+		invokeProbed(p, g.c.ctx(), site{&g.c, c.index}, c.fn, &v, &o)
+		return
+	}
+	v, o.err = c.fn(g.c.ctx())
+	o.state = endState(o.err)
+	return
+}
+
+// end completes the task of c with v and o, and applies the rules
+// (childEnded) unless the child succeeded.
+func (c *childTask[T]) end(g *Group, v T, o *outcome, slot bool) {
+	if o.state == succeeded {
+		if slot {
+			g.releaseSlot()
+		}
+		c.complete(v, *o)
+		return
+	}
+	g.childEnded(c.index, o, slot, func() {
 		c.stop = o.stop
-		c.complete(v, o)
+		c.complete(v, *o)
 	}, c)
-	invoke(g.c.ctx(), site{&g.c, c.index}, c.fn, &v, &o)
 }
 
 // childEnded applies the rules to the end of child i, which ended with o:
@@ -219,9 +256,18 @@ func (c *childTask[T]) start(g *Group, slot bool) {
 // failure itself, not the cancellation it causes (a completed task wins
 // over a done ctx).
 func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c child) {
+	if o.state == succeeded {
+		if slot {
+			g.releaseSlot()
+		}
+		if complete != nil {
+			complete()
+		}
+		return
+	}
 	g.c.classify(o)
 	g.c.noteFirst(i, o)
-	failFast := o.state != succeeded && o.stop == own && !g.c.keepGoing()
+	failFast := o.stop == own && !g.c.keepGoing()
 	if failFast {
 		g.noteCause(i, o)
 	}
@@ -230,9 +276,6 @@ func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c chil
 	}
 	if complete != nil {
 		complete()
-	}
-	if o.state == succeeded {
-		return
 	}
 	if failFast {
 		g.c.fail(g.cause.Load()) // trigger's rule, with the cause given to the refused
