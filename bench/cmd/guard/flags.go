@@ -46,8 +46,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.self, "self", false, "build the baseline for both sides, to measure the false alarms")
 	fs.IntVar(&cfg.rounds, "rounds", 10, "interleaved `rounds`: each runs both binaries once")
 	fs.StringVar(&cfg.benchtime, "benchtime", defaultBenchtime, "time per benchmark per round (`d` or Nx, as go test's -benchtime)")
-	fs.Float64Var(&cfg.threshold, "threshold", 1.25, "the `ratio` head/base of median times above which a benchmark is slower")
-	fs.Float64Var(&cfg.alpha, "alpha", 0.05, "the `p-value` below which a ratio is taken as real (Mann-Whitney U)")
+	fs.Float64Var(&cfg.threshold, "threshold", 1.3, "the `ratio` head/base of median times above which a benchmark is slower")
+	fs.Float64Var(&cfg.alpha, "alpha", 0.01, "the `p-value` below which a ratio is taken as real (Mann-Whitney U)")
 	fs.IntVar(&cfg.cpu, "cpu", 1, "GOMAXPROCS of the benchmarks (`n`, -test.cpu): at 1 their allocation counts are deterministic")
 	fs.StringVar(&cfg.out, "o", "", "a `folder` to write the raw outputs to, base.txt and head.txt, for benchstat")
 	if err := fs.Parse(args); err != nil {

@@ -12,7 +12,7 @@ func TestParseFlagsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config{rounds: 10, benchtime: defaultBenchtime, threshold: 1.25, alpha: 0.05, cpu: 1}
+	want := config{rounds: 10, benchtime: defaultBenchtime, threshold: 1.3, alpha: 0.01, cpu: 1}
 	if cfg != want {
 		t.Errorf("parseFlags() = %+v; want %+v", cfg, want)
 	}
