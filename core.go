@@ -89,7 +89,9 @@ func (c *core) pendingName() string {
 // [Group.SetLimit]).
 func (c *core) startQueued() {
 	if x := c.x.Load(); x != nil && x.child != nil {
-		x.child.links().g.startWaited(x.child)
+		if g := x.child.links().g; g.limit.Load() > 0 { // with no limit, none is queued
+			g.startWaited(x.child)
+		}
 	}
 }
 

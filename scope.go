@@ -152,7 +152,9 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T] {
 	c := &childTask[T]{fn: fn}
 	c.g = g
-	c.name = nameOf(fn)
+	if namedPCs.Load() != nil { // no function was ever Named: no look-up
+		c.name = nameOf(fn)
+	}
 	c.child = c
 	c.x.Store(&c.extra)
 	c.wg.Add(1)
@@ -238,7 +240,7 @@ func (c *childTask[T]) end(g *Group, v T, o *outcome, slot bool) {
 		if slot {
 			g.releaseSlot()
 		}
-		c.complete(v, *o)
+		c.succeed(v)
 		return
 	}
 	g.childEnded(c.index, o, slot, func() {

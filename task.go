@@ -110,6 +110,17 @@ func (t *Task[T]) complete(v T, o outcome) bool {
 	return true
 }
 
+// succeed is complete for a function that returned v and a nil error.
+func (t *Task[T]) succeed(v T) {
+	t.mu.Lock()
+	if t.state.Load() != pending {
+		t.mu.Unlock()
+		return
+	}
+	t.val = v
+	t.finish(succeeded)
+}
+
 // Wait waits for t to complete and returns its value and error.
 //
 // If ctx is done first, Wait returns the zero value and the context's
