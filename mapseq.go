@@ -158,23 +158,18 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		if h.full() {
 			s.makeRoom()
 		}
-		// Whichever came first ends the pull: a failure (fail-fast), or
-		// a stop; a failure records whether the stream had stopped before
-		// it (failedFirst).
-		if s.broke || (!s.keepGoing && s.failedFirst.Load()) {
-			break
-		}
-		if s.ctxEnded || s.stopping() {
-			s.ctxEnded = true
-			break
-		}
-		if !s.keepGoing && (s.fatal || s.c.hasFailed()) {
+		// One test when nothing happened (failedFirst implies
+		// flagFailed); endsPull decides otherwise.
+		if (s.broke || s.ctxEnded || s.fatal || s.c.flags.Load()&(flagFailed|flagHalted) != 0 ||
+			(s.done != nil && closedChan(s.done)) || (s.c.outer != nil && closedChan(s.c.outer))) && s.endsPull() {
 			break
 		}
 		k := h.free()
 		sl := &s.slots[k]
 		sl.in, sl.index = in, h.next
-		h.handOver(k)
+		if h.handOver() {
+			h.wakeWorker()
+		}
 	}
 	for h.pending() {
 		h.wait()
@@ -188,6 +183,23 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		var zero Out
 		s.emit(zero, &CallError{Call: s.f.e.Call, Ctx: s.c.stopError()})
 	}
+}
+
+// endsPull reports whether the pull ends before the input pulled is handed
+// over, once run has seen that something may end it: the loop broke out, a
+// call failed, panicked or exited, or the stream stopped.
+func (s *stream[In, Out]) endsPull() bool {
+	// Whichever came first ends the pull: a failure (fail-fast), or a
+	// stop; a failure records whether the stream had stopped before it
+	// (failedFirst).
+	if s.broke || (!s.keepGoing && s.failedFirst.Load()) {
+		return true
+	}
+	if s.ctxEnded || s.stopping() {
+		s.ctxEnded = true
+		return true
+	}
+	return !s.keepGoing && (s.fatal || s.c.hasFailed())
 }
 
 // makeRoom waits for ends and takes them back until the window has room
@@ -269,19 +281,34 @@ func (s *stream[In, Out]) call(k int) {
 	// A call starts unless the stream broke out, stopped, or failed at
 	// an input before this one: an input handed over before a later one
 	// failed is made, as Map makes the inputs its workers took.
-	failed := s.c.hasFailed() && !s.failedAfter(i)
-	if failed || s.stopping() {
-		// No new call starts: failed (or, with KeepGoing, broken out),
-		// or stopped.
-		sl.left = !failed
-	} else {
+	// One test when nothing happened; leaves decides otherwise.
+	if (s.c.flags.Load()&(flagFailed|flagHalted) == 0 && (s.done == nil || !closedChan(s.done)) && (s.c.outer == nil || !closedChan(s.c.outer))) ||
+		!s.leaves(sl, i) {
 		invoke(s.c.ctx(), site{&s.c, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
 		s.c.ended(i, &sl.o)
 		if sl.o.state != succeeded && s.c.hasFailed() && !s.stopping() {
 			s.failedFirst.Store(true)
 		}
 	}
-	s.h.publish(k, i)
+	if s.h.ordered { // s.h.publish(k, i), written out
+		s.h.set(&s.h.cells[k], int64(i+1))
+	} else {
+		s.h.set(s.h.ticket(k))
+	}
+}
+
+// leaves reports whether the call of input i, in slot sl, is not made,
+// once call has seen that the stream failed or stopped taking new work,
+// and if so records why.
+func (s *stream[In, Out]) leaves(sl *seqSlot[In, Out], i int) bool {
+	failed := s.c.hasFailed() && !s.failedAfter(i)
+	if failed || s.stopping() {
+		// No new call starts: failed (or, with KeepGoing, broken out),
+		// or stopped.
+		sl.left = !failed
+		return true
+	}
+	return false
 }
 
 // end records and publishes the end of the call of slot k, which called
@@ -296,12 +323,15 @@ func (s *stream[In, Out]) end(k int) {
 // keeps it to be raised.
 func (s *stream[In, Out]) take() {
 	sl := &s.slots[s.h.pop()]
-	if sl.o.state != succeeded || s.mute {
+	if sl.o.state != succeeded {
 		s.takeOther(sl)
 		return
 	}
 	out := sl.out
 	sl.out = *new(Out) // do not keep the value alive
+	if s.mute {
+		return // a success is neither yielded nor reported (ForEachSeq)
+	}
 	s.inYield = true
 	ok := s.yield(out, nil)
 	s.inYield = false
@@ -333,7 +363,7 @@ func (s *stream[In, Out]) takeOther(sl *seqSlot[In, Out]) {
 			s.f.add(sl.index, o, nil)
 		}
 	case o.state == succeeded || o.stop == stopCall:
-		// Not a result here: a success is yielded by take (this case is
+		// Not a result here: a success is take's (this case is
 		// unreachable), a cancellation this stream caused is left out.
 	default:
 		var zero Out
@@ -525,27 +555,26 @@ func (h *handoff) ready() bool {
 	return h.head < h.next && h.cells[h.head&h.mask].Load() == int64(h.head+1)
 }
 
-// free returns the slot of the next input to hand over.
+// free returns the slot of the next input to hand over; unordered, it
+// queues the slot for the workers, to be handed over with handOver.
 func (h *handoff) free() int {
 	if h.ordered {
 		return h.next & h.mask
 	}
 	k := h.frees[len(h.frees)-1]
 	h.frees = h.frees[:len(h.frees)-1]
+	h.queue[h.next&h.mask].Store(int64(k))
 	return k
 }
 
-// handOver hands the input written in slot k over to the workers.
-func (h *handoff) handOver(k int) {
-	n := h.next
-	if !h.ordered {
-		h.queue[n&h.mask].Store(int64(k))
-	}
-	h.next = n + 1
-	h.tail.Store(int64(n + 1))
-	if h.spinning.Load() == 0 {
-		h.wakeWorker()
-	}
+// handOver hands the input written in the slot free returned over to the
+// workers, and reports whether no worker is spinning: the caller must then
+// call wakeWorker. (Small enough to inline with the call left out: it runs
+// for every input.)
+func (h *handoff) handOver() (wake bool) {
+	h.next++
+	h.tail.Store(int64(h.next))
+	return h.spinning.Load() == 0
 }
 
 // wait waits until the next end to take back is published.
@@ -667,6 +696,14 @@ func (h *handoff) publish(k, i int) {
 	if !h.ordered {
 		c, v = h.ticket(k)
 	}
+	h.set(c, v)
+}
+
+// set stores v in the cell c, publishing an end, and wakes the consumer
+// if it waits for it. Small enough to inline in publish, itself out of
+// line, and in stream.call, which writes publish out: it runs for every
+// input.
+func (h *handoff) set(c *atomic.Int64, v int64) {
 	c.Store(v)
 	if h.waitFor.Load() == v {
 		h.wakeConsumer(v)
