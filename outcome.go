@@ -61,7 +61,7 @@ func (o outcome) probed() probe.Outcome {
 // o. Every function of the package's calls and tasks runs through it, or
 // through one of its forms: invokeErr, for a function that returns only an
 // error, and, written out with the end of the child in the same deferred
-// call, Group.goFunc and childTask.start, for the children of a Scope.
+// call, Group.callGo and childTask.start, for the children of a Scope.
 //
 // Before calling fn, invoke records a Goexit (exited, [ErrGoexit]): if fn
 // calls runtime.Goexit, invoke never returns, and that record is what the
@@ -79,7 +79,7 @@ func invoke[T any](ctx context.Context, at site, fn func(context.Context) (T, er
 }
 
 // invokeErr is invoke for a function that returns only an error: a
-// function of Do, a call of ForEach. (A child of Group.Go runs in goFunc,
+// function of Do, a call of ForEach. (A child of Group.Go runs in callGo,
 // which is invoke written out.)
 func invokeErr(ctx context.Context, at site, fn func(context.Context) error, o *outcome) {
 	o.state, o.err = exited, ErrGoexit
