@@ -73,8 +73,10 @@ func (g *Group) callGo(fn func(context.Context) error, i int, slot bool) (return
 		if o.state == exited {
 			settleExit(new(struct{}), &o, recover())
 		}
-		if o.state != succeeded || slot {
+		if o.state != succeeded {
 			g.childEnded(i, &o, slot, nil, nil)
+		} else if slot {
+			g.releaseSlot()
 		}
 		g.leave()
 		returned = o.state != exited

@@ -249,24 +249,16 @@ func (c *childTask[T]) end(g *Group, v T, o *outcome, slot bool) {
 	}, c)
 }
 
-// childEnded applies the rules to the end of child i, which ended with o:
-// it frees the child's slot (if slot), then completes its task (complete),
-// then, for a failure, cancels the group and the children waiting for a
+// childEnded applies the rules to the end of child i, which did not
+// succeed but ended with o (a success only frees its slot and completes,
+// in its caller): it frees the child's slot (if slot), then completes its
+// task (complete), then cancels the group and the children waiting for a
 // slot unless it keeps going, and keeps the outcome for the report (c is
 // the child, or nil for a child of Group.Go, which has no task). The task
 // is completed before the group is canceled, so that a waiter gets the
 // failure itself, not the cancellation it causes (a completed task wins
 // over a done ctx).
 func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c child) {
-	if o.state == succeeded {
-		if slot {
-			g.releaseSlot()
-		}
-		if complete != nil {
-			complete()
-		}
-		return
-	}
 	g.c.classify(o)
 	g.c.noteFirst(i, o)
 	failFast := o.stop == own && !g.c.keepGoing()
