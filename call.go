@@ -110,6 +110,7 @@ const (
 	kindForEach                         // ForEach: Map without results
 	kindForEachSeq                      // ForEachSeq: MapSeqUnordered without results
 	kindDo                              // Do: RunN of functions without results
+	kindGroup                           // NewGroup, or a zero Group: a Scope's group without a body
 )
 
 // runNames are the names of RunN, so that naming the call costs nothing.
@@ -138,6 +139,8 @@ func (c *call) emptyReport() report {
 		return newReport("Hedge", "fns")
 	case kindScope:
 		return newReport("Scope", "children")
+	case kindGroup:
+		return newReport("Group", "children")
 	case kindMapSeq:
 		return newReport("MapSeq", "inputs")
 	case kindForEach:

@@ -240,13 +240,20 @@ func (p *PanicError) Unwrap() []error {
 
 // An OrphanPanicError is the panic that crashes a program when a task
 // started by [Go] panicked and was garbage collected without any Wait,
-// TryWait or await having passed the panic on.
+// TryWait or await having passed the panic on; or when a child of a Group
+// made by [NewGroup] (or of a zero Group) panicked and the group was
+// garbage collected without a [Group.Wait].
 type OrphanPanicError struct {
 	*PanicError
+	call string // "Go" or "Group"
 }
 
 // Error describes the orphaned panic with its original stack, which ends
 // with the line that started the task ("created by").
 func (e *OrphanPanicError) Error() string {
-	return "task: Go: never waited for: " + e.PanicError.message()
+	call := e.call
+	if call == "" {
+		call = "Go"
+	}
+	return "task: " + call + ": never waited for: " + e.PanicError.message()
 }

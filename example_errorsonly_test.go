@@ -18,22 +18,50 @@ func upload(ctx context.Context, file string) error {
 	return nil
 }
 
-// errgroup's loop of g.Go, in a Scope: the loop is the same but for the
-// line of g.Go, whose function gets the context. Every failure is
-// reported with its position, a panic reaches the caller, and a child
-// that calls g.Go at the limit is queued rather than blocked.
+// errgroup's loop of g.Go: make a group, Go into it, Wait. The loop is
+// errgroup's but for the line of g.Go, whose function gets the context.
+// Every failure is reported with its position, a panic reaches the
+// caller of Wait, and a g.Go at the limit is queued rather than blocked.
+func ExampleNewGroup() {
+	g, ctx := task.NewGroup(context.Background())
+	g.SetLimit(8)
+	for _, f := range []string{"a.txt", "b.txt", "c.txt"} {
+		g.Go(func(ctx context.Context) error { return upload(ctx, f) })
+	}
+	_ = ctx // the group's context: canceled at the first failure, and by Wait
+	err := g.Wait()
+	fmt.Println(err)
+	// Output: task: Group: children[1]: upload b.txt: 403 forbidden
+}
+
+// The zero Group is errgroup's zero Group: ready to use, it cancels
+// nothing, runs every child, and Wait returns the first failure as its
+// function returned it. It fits a group kept in a struct field.
+func ExampleGroup() {
+	type uploader struct {
+		g task.Group // background uploads; Close waits for them
+	}
+	var u uploader
+	for _, f := range []string{"a.txt", "b.txt", "c.txt"} {
+		u.g.Go(func(ctx context.Context) error { return upload(ctx, f) })
+	}
+	fmt.Println(u.g.Wait())
+	// Output: upload b.txt: 403 forbidden
+}
+
+// g.Go in a Scope's body: the children end with the call, and the body
+// can wait for some of them with their tasks (Spawn) as it goes.
 func ExampleGroup_Go() {
 	ctx := context.Background()
 	files := []string{"a.txt", "b.txt", "c.txt"}
-	_, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (struct{}, error) {
-		g.SetLimit(8)
+	n, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
 		for _, f := range files {
 			g.Go(func(ctx context.Context) error { return upload(ctx, f) })
 		}
-		return struct{}{}, nil
+		return len(files), nil
 	})
-	fmt.Println(err)
-	// Output: task: Scope: children[1]: upload b.txt: 403 forbidden
+	fmt.Println(n, err)
+	// Output: 0 task: Scope: children[1]: upload b.txt: 403 forbidden
 }
 
 // Code moved from errgroup whose callers compare the error itself keeps
@@ -49,14 +77,12 @@ func ExampleFirstError() {
 
 func ExampleGroup_TryGo() {
 	release := make(chan struct{})
-	_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (struct{}, error) {
-		g.SetLimit(1)
-		fmt.Println(g.TryGo(func(context.Context) error { <-release; return nil }))
-		fmt.Println(g.TryGo(func(context.Context) error { return nil })) // at the limit: not started
-		close(release)
-		return struct{}{}, nil
-	})
-	fmt.Println(err)
+	g, _ := task.NewGroup(context.Background())
+	g.SetLimit(1)
+	fmt.Println(g.TryGo(func(context.Context) error { <-release; return nil }))
+	fmt.Println(g.TryGo(func(context.Context) error { return nil })) // at the limit: not started
+	close(release)
+	fmt.Println(g.Wait())
 	// Output:
 	// true
 	// false

@@ -21,6 +21,7 @@ func (g *Group) Go(fn func(context.Context) error) {
 	if fn == nil {
 		nilArg("Group.Go", "fn")
 	}
+	g.ready()
 	i := g.enter("Group.Go")
 	if g.open() || g.admit(false, func() child { return newFuncChild(g, i, fn) }) {
 		go g.goFunc(fn, i)
@@ -38,6 +39,7 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 	if fn == nil {
 		nilArg("Group.TryGo", "fn")
 	}
+	g.ready()
 	if g.limit.Load() > 0 && !g.trySlot("Group.TryGo") {
 		return false
 	}

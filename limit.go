@@ -35,8 +35,9 @@ func (g *Group) SetLimit(n int) {
 	if n < 1 {
 		panic("task: SetLimit: n is " + strconv.Itoa(n) + "; want at least 1")
 	}
+	g.ready()
 	if g.count.Load() != 0 {
-		panic("task: SetLimit: called after Spawn")
+		panic("task: SetLimit: called after a child was started (Go or Spawn)")
 	}
 	if n == NoLimit {
 		return
@@ -159,6 +160,7 @@ func (g *Group) Stop() {
 	if g == nil {
 		nilArg("Group.Stop", "g")
 	}
+	g.ready()
 	g.c.halt()
 	g.cancelQueue()
 }

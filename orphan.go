@@ -20,7 +20,8 @@ type extra struct {
 // need one (Scope raises its panic), and does not carry the field.
 type orphanWatch struct {
 	extra
-	pe *PanicError
+	pe   *PanicError
+	call string // "Go", or "Group" for a Group never waited for
 }
 
 // watchOrphan watches a panic recorded by a task started with Go. If the
@@ -29,7 +30,7 @@ type orphanWatch struct {
 // the program as the panic would have without this package: a panic is
 // never lost because nobody waited.
 func watchOrphan[T any](t *Task[T], pe *PanicError) *extra {
-	w := &orphanWatch{pe: pe}
+	w := &orphanWatch{pe: pe, call: "Go"}
 	if x := t.x.Load(); x != nil {
 		w.name = x.name
 	}
@@ -39,6 +40,6 @@ func watchOrphan[T any](t *Task[T], pe *PanicError) *extra {
 
 func crashIfUnobserved(w *orphanWatch) {
 	if !w.observed.Load() {
-		panic(&OrphanPanicError{PanicError: w.pe})
+		panic(&OrphanPanicError{PanicError: w.pe, call: w.call})
 	}
 }

@@ -42,12 +42,8 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	if body == nil {
 		nilArg("Scope", "body")
 	}
-	g := &Group{done: make(chan struct{})}
-	g.live.Store(1) // the body
-	g.c.initKind(ctx, options(opts), nil, kindScope, nil)
-	g.parentDone = g.c.parent.Done()
-	g.c.countBacklog(g)
-	g.c.watchOuter()
+	g := new(Group)
+	g.init(ctx, options(opts), kindScope)
 	var r R
 	returned := false
 	defer func() {
@@ -56,16 +52,14 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 			// for the children, then raise a panic if there is one, or let
 			// the Goexit go on.
 			g.bodyEnd()
-			f, err := g.join()
-			g.c.callEnd(err)
+			f, _ := g.end()
 			f.raiseOverGoexit()
 		}
 	}()
 	invoke(g.c.ctx(), site{&g.c, -1}, func(ctx context.Context) (R, error) { return body(ctx, g) }, &r, &g.body)
 	returned = true
 	g.bodyEnd()
-	f, err := g.join()
-	g.c.callEnd(err)
+	f, err := g.end()
 	f.raise()
 	err = g.c.firstError(&f, err)
 	if err != nil && !g.c.settled() {
@@ -75,9 +69,17 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	return r, err
 }
 
-// A Group is the set of children of one [Scope] call, for [Spawn] and
-// [TrySpawn]. It is made by Scope and valid until Scope returns; the zero
-// Group is not usable, and a Group must not be copied.
+// A Group is a set of children: functions started by [Group.Go] and
+// [Spawn] (and their Try forms), which run in goroutines of their own under
+// one set of rules (see [Scope]). A Group is made by [Scope], for its body,
+// and valid until Scope returns; or by [NewGroup], and waited for with
+// [Group.Wait]. A Group must not be copied once used.
+//
+// The zero Group is ready to use, as errgroup's is, and behaves as
+// errgroup's zero Group: it is NewGroup(context.Background(), KeepGoing,
+// FirstError), made by the first of its methods to be called. A failure
+// cancels nothing and every child runs; Wait returns the first failure as
+// its function returned it.
 type Group struct {
 	c    call    // the context, fail-fast and the outcome rules, as for RunN
 	body outcome // the body's; written by Scope's goroutine
@@ -89,6 +91,8 @@ type Group struct {
 	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
 	done       chan struct{}                 // closed when live drops to 0
 	parentDone <-chan struct{}               // the caller's ctx's Done, for open
+	made       atomic.Bool                   // init has run (see ready)
+	groupWait                                // NewGroup's: the state of Wait
 
 	mu         sync.Mutex       // guards the fields below
 	running    int64            // children holding a slot, in a limited group
@@ -117,6 +121,7 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	if fn == nil {
 		nilArg("Spawn", "fn")
 	}
+	g.ready()
 	c := newChild(g, fn)
 	c.index = g.enter("Spawn")
 	if g.open() || g.admit(false, func() child { return c }) {
@@ -137,6 +142,7 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 	if fn == nil {
 		nilArg("TrySpawn", "fn")
 	}
+	g.ready()
 	if g.limit.Load() > 0 && !g.trySlot("TrySpawn") {
 		return nil, false
 	}
@@ -165,9 +171,12 @@ func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T
 // its index.
 func (g *Group) enter(name string) int {
 	if g.live.Add(1) == 1 {
-		// The body and every child had returned: the scope is over, and
-		// done is closed. Undo without closing it again.
+		// The body (or Wait) and every child had returned: the group is
+		// over, and done is closed. Undo without closing it again.
 		g.live.Add(-1)
+		if g.c.kind == kindGroup {
+			panic("task: " + name + ": g has ended: its Wait was called and every child had returned")
+		}
 		panic("task: " + name + ": the Scope of g has returned")
 	}
 	return int(g.count.Add(1) - 1)
@@ -261,6 +270,7 @@ func (c *childTask[T]) end(g *Group, v T, o *outcome, slot bool) {
 func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c child) {
 	g.c.classify(o)
 	g.c.noteFirst(i, o)
+	g.watchPanic(o)
 	failFast := o.stop == own && !g.c.keepGoing()
 	if failFast {
 		g.noteCause(i, o)
@@ -354,11 +364,13 @@ func (g *Group) join() (report, error) {
 	}
 	f := g.c.report()
 	pe := g.c.causeAt
-	body := g.body
-	f.add(-1, body, pe(-1))
 	var received occurrenceCount
-	if body.state == failed && body.stop == own {
-		received = occurrences(body.err)
+	if g.c.kind == kindScope {
+		body := g.body
+		f.add(-1, body, pe(-1))
+		if body.state == failed && body.stop == own {
+			received = occurrences(body.err)
+		}
 	}
 	slices.SortFunc(g.ended, func(a, b child) int { return a.links().index - b.links().index })
 	for _, c := range g.ended {

@@ -243,7 +243,7 @@ func TestSpawnAfterReturn(t *testing.T) {
 				g.SetLimit(2)
 				return 0, nil
 			})
-		}).(*PanicError).Value), "task: SetLimit: called after Spawn"},
+		}).(*PanicError).Value), "task: SetLimit: called after a child was started (Go or Spawn)"},
 	} {
 		if c.got != c.want {
 			t.Errorf("panic %q; want %q", c.got, c.want)

@@ -109,7 +109,7 @@ func (c *call) unstartedWork() int {
 	switch {
 	case work != nil:
 		return work.backlog()
-	case c.kind == kindRunN, c.kind == kindScope:
+	case c.kind == kindRunN, c.kind == kindScope, c.kind == kindGroup:
 		// A Scope stopped before countBacklog: its body has not run.
 		return 0
 	}

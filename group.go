@@ -1,0 +1,146 @@
+package task
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// NewGroup returns a new Group and the context its children get: errgroup's
+// WithContext, with the rules of a [Scope]. Start children with [Group.Go],
+// [Spawn] and their Try forms, then call [Group.Wait], which returns once
+// every child has returned. It is the form for a group that outlives one
+// function: kept in a struct field, passed to a function, or waited for in
+// another goroutine; where the children are spawned and waited for in one
+// function, a Scope says the same with no Wait to forget.
+//
+//	g, ctx := task.NewGroup(ctx)
+//	for _, url := range urls {
+//		g.Go(func(ctx context.Context) error { return fetch(ctx, url) })
+//	}
+//	err := g.Wait()
+//
+// The rules are a Scope's with no body: a child's failure cancels ctx and
+// the children not started yet ([KeepGoing]: it cancels nothing), Wait
+// returns every failure in a *[CallError] ("task: Group: children[i]: ...";
+// [FirstError]: the first failure as its function returned it, errgroup's
+// error), a child's panic or Goexit is raised in Wait once every child has
+// returned, and the limit, [Group.Stop], [Grace] and [Stopping], names and
+// probes are as in a Scope. ctx is canceled when a child fails (unless
+// KeepGoing) and when Wait returns. [Settled] has no effect: Wait has no
+// values (the tasks of Spawn hold theirs).
+//
+// Until Wait is called, the group holds its context, and, with Grace, its
+// timer, as errgroup's WithContext does: call Wait. A child's panic in a
+// group that is garbage collected without a Wait crashes the program, as
+// for a task of [Go] nobody waits for ([OrphanPanicError]).
+//
+// A nil ctx panics.
+func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
+	if ctx == nil {
+		nilArg("NewGroup", "ctx")
+	}
+	g := new(Group)
+	g.init(ctx, options(opts), kindGroup)
+	return g, g.c.ctx()
+}
+
+// init prepares g for a call of kind (kindScope or kindGroup): the body of
+// a Scope, or the Wait of a Group not yet called, counts as one of live.
+func (g *Group) init(ctx context.Context, o Option, kind callKind) {
+	g.done = make(chan struct{})
+	g.live.Store(1)
+	g.c.initKind(ctx, o, nil, kind, nil)
+	g.parentDone = g.c.parent.Done()
+	g.c.countBacklog(g)
+	g.c.watchOuter()
+	g.made.Store(true)
+}
+
+// zeroOptions are the options of the zero Group: errgroup's zero Group.
+const zeroOptions = KeepGoing | FirstError
+
+// ready makes a zero Group usable, once; it is the one test that the
+// methods of a Group made by NewGroup or Scope pay for it.
+func (g *Group) ready() {
+	if !g.made.Load() {
+		g.makeZero()
+	}
+}
+
+func (g *Group) makeZero() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.made.Load() {
+		g.init(context.Background(), zeroOptions, kindGroup)
+	}
+}
+
+// Wait waits for every child of g to return, children started while it
+// waits included, and returns their failures, as [Scope] does: nil, a
+// *[CallError] (the first failure with [FirstError]), or, if a child
+// panicked or called [runtime.Goexit], that panic or Goexit raised here.
+// It then cancels the group's context and releases what the group holds.
+//
+// Wait may be called more than once, and from several goroutines: each
+// call returns once every child has returned, with the same error, and
+// raises the same panic. Once a Wait has been called and every child has
+// returned, the group has ended: Go, TryGo, Spawn and TrySpawn panic (a
+// Group is not reused; make a new one). Until then a child, or any
+// goroutine, may start more children, and Wait waits for them too.
+func (g *Group) Wait() error {
+	if g == nil {
+		nilArg("Group.Wait", "g")
+	}
+	g.ready()
+	if g.c.kind != kindGroup {
+		panic("task: Group.Wait: g is a Scope's: Scope waits for its children")
+	}
+	g.waitOnce.Do(func() {
+		g.leave() // the count Wait held since NewGroup
+		f, err := g.end()
+		g.final = &waited{f: f, err: err}
+		if w := g.orphan.Load(); w != nil {
+			w.observed.Store(true)
+		}
+	})
+	w := g.final
+	w.f.raise()
+	return g.c.firstError(&w.f, w.err)
+}
+
+// A waited is the outcome of a Group's Wait, for every call of it.
+type waited struct {
+	f   report
+	err error
+}
+
+// end waits for every child, collects the outcomes and ends the call: the
+// end of a Scope, after its body, and of a Group's Wait.
+func (g *Group) end() (report, error) {
+	f, err := g.join()
+	g.c.callEnd(err)
+	return f, err
+}
+
+// watchPanic makes sure that the panic of a child of a Group made by
+// NewGroup, or the zero Group, is not lost if nobody calls Wait: the first
+// such panic crashes the program when the group is garbage collected
+// unwaited (see watchOrphan). A Scope always waits.
+func (g *Group) watchPanic(o *outcome) {
+	if g.c.kind != kindGroup || o.state != panicked || g.orphan.Load() != nil {
+		return
+	}
+	w := &orphanWatch{pe: o.err.(*PanicError), call: "Group"}
+	if g.orphan.CompareAndSwap(nil, w) {
+		runtime.AddCleanup(g, crashIfUnobserved, w)
+	}
+}
+
+// groupWait is the state of a Group's Wait.
+type groupWait struct {
+	waitOnce sync.Once
+	final    *waited                      // set by the first Wait
+	orphan   atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
+}

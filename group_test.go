@@ -1,0 +1,356 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+func TestNewGroupSuccess(t *testing.T) {
+	g, ctx := NewGroup(context.Background())
+	var ran atomic.Int32
+	for range 10 {
+		g.Go(func(c context.Context) error {
+			if c != ctx {
+				t.Errorf("a child's ctx is not the one NewGroup returned")
+			}
+			ran.Add(1)
+			return nil
+		})
+	}
+	tk := Spawn(g, func(context.Context) (int, error) { return 7, nil })
+	if err := g.Wait(); err != nil {
+		t.Fatalf("Wait = %v", err)
+	}
+	if ran.Load() != 10 {
+		t.Fatalf("%d children ran; want 10", ran.Load())
+	}
+	if v, err, _ := tk.TryWait(); v != 7 || err != nil {
+		t.Fatalf("the spawned task = %v, %v", v, err)
+	}
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Fatalf("after Wait ctx.Err() = %v; want canceled", ctx.Err())
+	}
+}
+
+func TestNewGroupFailFast(t *testing.T) {
+	boom := errors.New("boom")
+	g, ctx := NewGroup(context.Background())
+	g.SetLimit(1)
+	gate := make(chan struct{})
+	g.Go(func(ctx context.Context) error { <-gate; return boom })
+	var later atomic.Bool
+	g.Go(func(ctx context.Context) error { later.Store(true); return nil }) // queued at the limit
+	close(gate)
+	err := g.Wait()
+	if later.Load() {
+		t.Fatalf("a child queued behind the failure started")
+	}
+	var ce *CallError
+	if !errors.As(err, &ce) || ce.Call != "Group" || len(ce.Canceled) != 1 {
+		t.Fatalf("Wait = %#v; want a *CallError of Group with the queued child canceled", err)
+	}
+	if got := err.Error(); !strings.Contains(got, "task: Group: children[0]: boom") {
+		t.Fatalf("Wait = %q", got)
+	}
+	if !errors.Is(err, boom) {
+		t.Fatalf("errors.Is(Wait, boom) = false")
+	}
+	if cause := context.Cause(ctx); !errors.Is(cause, boom) {
+		t.Fatalf("Cause(ctx) = %v; want the failure", cause)
+	}
+}
+
+func TestNewGroupFirstErrorAndKeepGoing(t *testing.T) {
+	boom := errors.New("boom")
+	g, ctx := NewGroup(context.Background(), FirstError, KeepGoing)
+	var ran atomic.Int32
+	first := make(chan struct{})
+	g.Go(func(context.Context) error { defer close(first); return boom })
+	g.Go(func(context.Context) error {
+		<-first
+		ran.Add(1)
+		return errors.New("second")
+	})
+	if err := g.Wait(); err != boom {
+		t.Fatalf("Wait = %v; want boom itself", err)
+	}
+	if ran.Load() != 1 {
+		t.Fatalf("KeepGoing: the second child did not run")
+	}
+	if ctx != context.Background() {
+		t.Fatalf("KeepGoing: ctx is not the caller's")
+	}
+}
+
+func TestNewGroupPanicInWait(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, _ := NewGroup(context.Background())
+		release := make(chan struct{})
+		g.Go(func(ctx context.Context) error { panic("kaboom") })
+		g.Go(func(ctx context.Context) error { <-release; return nil })
+		raised := make(chan any, 2)
+		go func() {
+			for range 2 { // a second Wait raises the same panic
+				raised <- recoverFrom(func() { g.Wait() })
+			}
+		}()
+		synctest.Wait()
+		select {
+		case v := <-raised:
+			t.Fatalf("Wait raised %v while a child was running", v)
+		default:
+		}
+		close(release)
+		for i := range 2 {
+			pe, ok := (<-raised).(*PanicError)
+			if !ok || pe.Value != "kaboom" || pe.Call != "Group" || pe.Arg != "children[0]" {
+				t.Fatalf("Wait %d raised %#v", i, pe)
+			}
+		}
+	})
+}
+
+func TestNewGroupGoexit(t *testing.T) {
+	g, _ := NewGroup(context.Background())
+	g.Go(func(ctx context.Context) error { runtime.Goexit(); return nil })
+	done := make(chan bool)
+	go func() {
+		defer func() { done <- true }()
+		g.Wait()
+		done <- false
+	}()
+	if !<-done {
+		t.Fatalf("Wait returned; want the child's Goexit raised")
+	}
+}
+
+func TestNewGroupWaitTwiceAndConcurrently(t *testing.T) {
+	boom := errors.New("boom")
+	g, _ := NewGroup(context.Background())
+	gate := make(chan struct{})
+	g.Go(func(context.Context) error { <-gate; return boom })
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() { errs[i] = g.Wait() })
+	}
+	close(gate)
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil || err != errs[0] {
+			t.Fatalf("Wait %d = %v; want the same error as Wait 0 (%v)", i, err, errs[0])
+		}
+	}
+	if err := g.Wait(); err != errs[0] {
+		t.Fatalf("a later Wait = %v; want %v", err, errs[0])
+	}
+}
+
+func TestNewGroupGoAfterWait(t *testing.T) {
+	g, _ := NewGroup(context.Background())
+	g.Go(func(context.Context) error { return nil })
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	const want = "g has ended: its Wait was called and every child had returned"
+	for name, f := range map[string]func(){
+		"Group.Go":    func() { g.Go(func(context.Context) error { return nil }) },
+		"Group.TryGo": func() { g.TryGo(func(context.Context) error { return nil }) },
+		"Spawn":       func() { Spawn(g, immediate[int]) },
+		"TrySpawn":    func() { TrySpawn(g, immediate[int]) },
+	} {
+		if msg := catch(f); msg != "task: "+name+": "+want {
+			t.Errorf("%s after Wait panicked with %q", name, msg)
+		}
+	}
+}
+
+// Children started while Wait waits, by a child or by another goroutine,
+// are waited for.
+func TestNewGroupGoDuringWait(t *testing.T) {
+	g, _ := NewGroup(context.Background())
+	var ran atomic.Int32
+	waiting := make(chan struct{})
+	g.Go(func(ctx context.Context) error {
+		<-waiting
+		for range 3 {
+			g.Go(func(context.Context) error { ran.Add(1); return nil })
+		}
+		return nil
+	})
+	res := make(chan error)
+	go func() { res <- g.Wait() }()
+	close(waiting)
+	if err := <-res; err != nil || ran.Load() != 3 {
+		t.Fatalf("Wait = %v with %d grandchildren run; want nil, 3", err, ran.Load())
+	}
+}
+
+func TestZeroGroup(t *testing.T) {
+	boom := errors.New("boom")
+	var g Group
+	var ran atomic.Int32
+	first := make(chan struct{})
+	g.Go(func(ctx context.Context) error {
+		defer close(first)
+		if ctx != context.Background() {
+			t.Errorf("the zero Group's children get %v; want context.Background()", ctx)
+		}
+		return boom
+	})
+	for range 5 {
+		g.Go(func(ctx context.Context) error { <-first; ran.Add(1); return errors.New("later") })
+	}
+	if err := g.Wait(); err != boom {
+		t.Fatalf("Wait = %v; want the first failure itself", err)
+	}
+	if ran.Load() != 5 {
+		t.Fatalf("%d children ran after the failure; want 5 (errgroup's zero Group cancels nothing)", ran.Load())
+	}
+}
+
+func TestZeroGroupConcurrentFirstUse(t *testing.T) {
+	for range 100 {
+		var g Group
+		var wg sync.WaitGroup
+		var ran atomic.Int32
+		for range 4 {
+			wg.Go(func() { g.Go(func(context.Context) error { ran.Add(1); return nil }) })
+		}
+		wg.Wait()
+		if err := g.Wait(); err != nil || ran.Load() != 4 {
+			t.Fatalf("Wait = %v, %d ran", err, ran.Load())
+		}
+	}
+}
+
+func TestZeroGroupWaitAlone(t *testing.T) {
+	var g Group
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if msg := catch(func() { g.Go(func(context.Context) error { return nil }) }); !strings.Contains(msg, "g has ended") {
+		t.Fatalf("Go after Wait: %q", msg)
+	}
+}
+
+func TestNewGroupLimitNestedWait(t *testing.T) {
+	g, _ := NewGroup(context.Background())
+	g.SetLimit(1)
+	// Each child spawns one and waits for it: at limit 1 a queue that
+	// needed a free slot would deadlock.
+	var spawn func(depth int) func(context.Context) (int, error)
+	spawn = func(depth int) func(context.Context) (int, error) {
+		return func(ctx context.Context) (int, error) {
+			if depth == 0 {
+				return 0, nil
+			}
+			v, err := Spawn(g, spawn(depth-1)).Wait(ctx)
+			return v + 1, err
+		}
+	}
+	top := Spawn(g, spawn(20))
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if v, _, _ := top.TryWait(); v != 20 {
+		t.Fatalf("depth %d; want 20", v)
+	}
+}
+
+func TestNewGroupStop(t *testing.T) {
+	g, _ := NewGroup(context.Background(), Grace(time.Hour))
+	g.SetLimit(1)
+	running := make(chan struct{})
+	var stopping atomic.Bool
+	g.Go(func(ctx context.Context) error {
+		close(running)
+		<-Stopping(ctx)
+		stopping.Store(true)
+		return nil
+	})
+	tk := Spawn(g, immediate[int]) // queued
+	<-running
+	g.Stop()
+	err := g.Wait()
+	var ce *CallError
+	if !errors.As(err, &ce) || ce.NotStarted != 1 || !errors.Is(err, ErrStopped) {
+		t.Fatalf("Wait = %v; want 1 not started", err)
+	}
+	if !stopping.Load() {
+		t.Fatalf("the running child did not see Stopping closed")
+	}
+	if _, err, _ := tk.TryWait(); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the queued task = %v", err)
+	}
+}
+
+func TestWaitOnScopeGroup(t *testing.T) {
+	Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
+		if msg := catch(func() { g.Wait() }); msg != "task: Group.Wait: g is a Scope's: Scope waits for its children" {
+			t.Errorf("Wait in a Scope: %q", msg)
+		}
+		return 0, nil
+	})
+	if msg := catch(func() { NewGroup(nil) }); msg != "task: NewGroup: ctx is nil" {
+		t.Errorf("NewGroup(nil): %q", msg)
+	}
+	if msg := catch(func() { (*Group)(nil).Wait() }); msg != "task: Group.Wait: g is nil" {
+		t.Errorf("nil Wait: %q", msg)
+	}
+}
+
+// TestGroupOrphanPanicCrashes runs a program whose Group's child panics
+// and whose Wait is never called: the panic crashes it once the group is
+// collected.
+func TestGroupOrphanPanicCrashes(t *testing.T) {
+	if os.Getenv("TASK_TEST_GROUP_ORPHAN") == "1" {
+		g, _ := NewGroup(context.Background())
+		done := make(chan struct{})
+		g.Go(func(context.Context) error { defer close(done); panic("orphaned child") })
+		<-done
+		g = nil
+		for range 1000 {
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+		os.Exit(0) // not crashed: the test fails
+	}
+	if testing.Short() {
+		t.Skip("runs a subprocess")
+	}
+	out, err := subprocess(t, "TestGroupOrphanPanicCrashes", "TASK_TEST_GROUP_ORPHAN=1")
+	if err == nil || !strings.Contains(out, "task: Group: never waited for") || !strings.Contains(out, "orphaned child") {
+		t.Fatalf("subprocess err = %v, output:\n%s", err, out)
+	}
+}
+
+// A panic that Wait raised does not crash the program again when the
+// group is collected.
+func TestGroupWaitedPanicDoesNotCrash(t *testing.T) {
+	if os.Getenv("TASK_TEST_GROUP_OBSERVED") == "1" {
+		g, _ := NewGroup(context.Background())
+		g.Go(func(context.Context) error { panic("seen") })
+		recoverFrom(func() { g.Wait() })
+		g = nil
+		for range 200 {
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+		os.Exit(0)
+	}
+	if testing.Short() {
+		t.Skip("runs a subprocess")
+	}
+	if out, err := subprocess(t, "TestGroupWaitedPanicDoesNotCrash", "TASK_TEST_GROUP_OBSERVED=1"); err != nil {
+		t.Fatalf("subprocess err = %v, output:\n%s", err, out)
+	}
+}
