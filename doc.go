@@ -34,7 +34,9 @@
 // tree walk), [Scope] runs a body with a [Group]; [Spawn] starts a child of
 // any result type in it and returns its task, [Group.Go] a child that
 // returns only an error (errgroup's Go), and [Group.SetLimit] bounds how
-// many run at once. [MapSeq] streams a function over an [iter.Seq],
+// many run at once. [NewGroup] makes the same group without a body, in
+// errgroup's shape: Go into it, then [Group.Wait]; the zero Group is
+// errgroup's zero Group. [MapSeq] streams a function over an [iter.Seq],
 // yielding results in input order (or, with [MapSeqUnordered], as they
 // come), with inputs pulled lazily. For work that returns only an error:
 // [ForEach] and [ForEachSeq] are Map and MapSeq without results, and [Do]
@@ -48,7 +50,8 @@
 //
 // RunN, Do, Map, ForEach, Scope, MapSeq and RunFirstOK return only after
 // every function they started has returned: no goroutine they start
-// outlives the call. RunN and Do start N-1 goroutines and call the last
+// outlives the call. A Group's Wait returns only after every child has
+// returned. RunN and Do start N-1 goroutines and call the last
 // function on the caller's goroutine.
 //
 // # Cancellation
@@ -60,8 +63,8 @@
 // running, and a later call gets their results. If every task has
 // completed, their outcome is returned even when ctx is done.
 //
-// A call that runs functions (RunN, Do, Map, ForEach, Scope, MapSeq,
-// MapSeqUnordered, ForEachSeq) gives them a child of ctx that is canceled
+// A call that runs functions (RunN, Do, Map, ForEach, Scope, a Group of
+// NewGroup, MapSeq, MapSeqUnordered, ForEachSeq) gives them a child of ctx that is canceled
 // as soon as one fails, panics or calls [runtime.Goexit] (fail-fast), with
 // that failure's *[PositionError] as its [context.Cause], and when the call
 // returns. After a failure no new function starts: Map's inputs not taken,

@@ -23,12 +23,13 @@ func upload(ctx context.Context, file string) error {
 // Every failure is reported with its position, a panic reaches the
 // caller of Wait, and a g.Go at the limit is queued rather than blocked.
 func ExampleNewGroup() {
-	g, ctx := task.NewGroup(context.Background())
+	ctx := context.Background()
+	files := []string{"a.txt", "b.txt", "c.txt"}
+	g, ctx := task.NewGroup(ctx)
 	g.SetLimit(8)
-	for _, f := range []string{"a.txt", "b.txt", "c.txt"} {
+	for _, f := range files {
 		g.Go(func(ctx context.Context) error { return upload(ctx, f) })
 	}
-	_ = ctx // the group's context: canceled at the first failure, and by Wait
 	err := g.Wait()
 	fmt.Println(err)
 	// Output: task: Group: children[1]: upload b.txt: 403 forbidden

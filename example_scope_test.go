@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -38,38 +39,44 @@ var links = map[string][]string{
 	"/a/1/x": nil,
 }
 
-// A crawler: each child spawns the pages it finds into the same group,
-// at most 2 fetches at once. Scope returns when the last page is done.
+// A crawler: each child fetches a page and spawns the pages it finds into
+// the same group, at most 2 fetches at once; its task holds what it found
+// (here the number of links). Wait returns when the last page is done, and
+// every task has completed: the results are read without waiting.
 func ExampleSpawn() {
 	var mu sync.Mutex
-	seen := map[string]bool{}
+	seen := map[string]*task.Task[int]{}
 	var visit func(g *task.Group, url string)
 	visit = func(g *task.Group, url string) {
 		mu.Lock()
 		defer mu.Unlock()
-		if seen[url] {
+		if seen[url] != nil {
 			return
 		}
-		seen[url] = true
-		task.Spawn(g, func(ctx context.Context) (struct{}, error) {
-			for _, next := range links[url] { // fetch(ctx, url) in real life
+		seen[url] = task.Spawn(g, func(ctx context.Context) (int, error) {
+			found := links[url] // fetch(ctx, url) in real life
+			for _, next := range found {
 				visit(g, next)
 			}
-			return struct{}{}, nil
+			return len(found), nil
 		})
 	}
-	_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (struct{}, error) {
-		g.SetLimit(2)
-		visit(g, "/")
-		return struct{}{}, nil
-	})
-	pages := make([]string, 0, len(seen))
-	for url := range seen {
-		pages = append(pages, url)
+	g, _ := task.NewGroup(context.Background())
+	g.SetLimit(2)
+	visit(g, "/")
+	err := g.Wait()
+	for _, url := range slices.Sorted(maps.Keys(seen)) {
+		n, _, _ := seen[url].TryWait()
+		fmt.Println(url, n)
 	}
-	sort.Strings(pages)
-	fmt.Println(pages, err)
-	// Output: [/ /a /a/1 /a/1/x /b] <nil>
+	fmt.Println(err)
+	// Output:
+	// / 2
+	// /a 2
+	// /a/1 1
+	// /a/1/x 0
+	// /b 1
+	// <nil>
 }
 
 func ExampleGroup_SetLimit() {

@@ -67,17 +67,15 @@ func ExampleStopping() {
 // child, and the child waiting for a slot never starts; the one running
 // finishes.
 func ExampleGroup_Stop() {
-	_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (struct{}, error) {
-		g.SetLimit(1)
-		release := make(chan struct{})
-		g.Go(func(ctx context.Context) error { <-release; fmt.Println("first: finished"); return nil })
-		g.Go(func(ctx context.Context) error { fmt.Println("second: never runs"); return nil }) // waits for a slot
-		g.Stop()
-		close(release)
-		return struct{}{}, nil
-	})
-	fmt.Println(err)
+	g, _ := task.NewGroup(context.Background())
+	g.SetLimit(1)
+	release := make(chan struct{})
+	g.Go(func(ctx context.Context) error { <-release; fmt.Println("first: finished"); return nil })
+	g.Go(func(ctx context.Context) error { fmt.Println("second: never runs"); return nil }) // waits for a slot
+	g.Stop()
+	close(release)
+	fmt.Println(g.Wait())
 	// Output:
 	// first: finished
-	// task: Scope: 1 not started: the call stopped taking new work
+	// task: Group: 1 not started: the call stopped taking new work
 }

@@ -50,25 +50,26 @@ func main() {
 // run serves HTTP on ln and processes jobs until ctx is done, then stops in
 // two phases.
 func run(ctx context.Context, ln net.Listener, s *shutdown.Service) error {
-	_, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (struct{}, error) {
-		srv := &http.Server{
-			Handler: s.Handler(),
-			// The handlers get the scope's context: after SIGTERM it stays
-			// alive for the grace period, and task.Stopping(r.Context()) is
-			// closed.
-			BaseContext: func(net.Listener) context.Context { return ctx },
+	g, ctx := task.NewGroup(ctx, task.Grace(grace))
+	srv := &http.Server{
+		Handler: s.Handler(),
+		// The handlers get the group's context: after SIGTERM it stays
+		// alive for the grace period, and task.Stopping(r.Context()) is
+		// closed.
+		BaseContext: func(net.Listener) context.Context { return ctx },
+	}
+	g.Go(func(context.Context) error {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			return err
 		}
-		g.Go(func(context.Context) error {
-			if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-				return err
-			}
-			return nil
-		})
-		g.Go(func(ctx context.Context) error {
-			// The calls of a ForEachSeq nested in the scope stop with it:
-			// no job starts after SIGTERM, the running ones finish.
-			return task.ForEachSeq(ctx, jobs(ctx, s), workers, s.Process)
-		})
+		return nil
+	})
+	g.Go(func(ctx context.Context) error {
+		// The calls of a ForEachSeq nested in the group stop with it:
+		// no job starts after SIGTERM, the running ones finish.
+		return task.ForEachSeq(ctx, jobs(ctx, s), workers, s.Process)
+	})
+	g.Go(func(ctx context.Context) error {
 		select {
 		case <-task.Stopping(ctx): // SIGTERM
 		case <-ctx.Done(): // a child failed
@@ -76,9 +77,9 @@ func run(ctx context.Context, ln net.Listener, s *shutdown.Service) error {
 		// Close the listener and wait for the requests in flight. They have
 		// the grace period to finish; then their context is canceled, and
 		// they return at once.
-		return struct{}{}, srv.Shutdown(context.WithoutCancel(ctx))
-	}, task.Grace(grace))
-	return err
+		return srv.Shutdown(context.WithoutCancel(ctx))
+	})
+	return g.Wait()
 }
 
 // jobs yields the jobs of the queue as they come, until the service stops:
