@@ -58,6 +58,7 @@ func (c *call) isFailing() bool  { return c.flags.Load()&flagFailing != 0 }
 // keepGoing and settled report the options KeepGoing and Settled.
 func (c *call) keepGoing() bool { return Option(c.opts)&KeepGoing != 0 }
 func (c *call) settled() bool   { return Option(c.opts)&Settled != 0 }
+func (c *call) blocks() bool    { return Option(c.opts)&BlockAtLimit != 0 }
 
 // A site is where a function runs, for the probes, which alone ask for its
 // names: g is nil for a task of Go, i is -1 for the body of a Scope.

@@ -354,3 +354,102 @@ func TestGroupWaitedPanicDoesNotCrash(t *testing.T) {
 		t.Fatalf("subprocess err = %v, output:\n%s", err, out)
 	}
 }
+
+// With BlockAtLimit, Go blocks at the limit until a slot frees: a loop
+// over a channel keeps at most the limit's children in memory.
+func TestBlockAtLimit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, _ := NewGroup(context.Background(), BlockAtLimit)
+		g.SetLimit(2)
+		release := make(chan struct{})
+		var running, most atomic.Int32
+		spawned := make(chan int, 10)
+		go func() {
+			for i := range 5 {
+				g.Go(func(context.Context) error {
+					if n := running.Add(1); n > most.Load() {
+						most.Store(n)
+					}
+					<-release
+					running.Add(-1)
+					return nil
+				})
+				spawned <- i
+			}
+			close(spawned)
+		}()
+		synctest.Wait()
+		if n := len(spawned); n != 2 {
+			t.Fatalf("%d Go calls returned at the limit of 2; want 2 (the third blocks)", n)
+		}
+		g.mu.Lock()
+		queued := g.queued
+		g.mu.Unlock()
+		if queued != 0 {
+			t.Fatalf("%d children queued; want none", queued)
+		}
+		close(release)
+		for range spawned {
+		}
+		if err := g.Wait(); err != nil || most.Load() > 2 {
+			t.Fatalf("Wait = %v, %d at once", err, most.Load())
+		}
+	})
+}
+
+// A spawner blocked at the limit returns when a failure cancels the group,
+// its child never started; and so do the others blocked with it.
+func TestBlockAtLimitRefused(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		boom := errors.New("boom")
+		g, _ := NewGroup(context.Background(), BlockAtLimit)
+		g.SetLimit(1)
+		fail := make(chan struct{})
+		g.Go(func(context.Context) error { <-fail; return boom })
+		var started atomic.Int32
+		returned := make(chan struct{}, 3)
+		for range 3 {
+			go func() {
+				g.Go(func(context.Context) error { started.Add(1); return nil })
+				returned <- struct{}{}
+			}()
+		}
+		synctest.Wait()
+		if len(returned) != 0 {
+			t.Fatalf("a Go returned at the limit")
+		}
+		close(fail)
+		for range 3 {
+			<-returned
+		}
+		err := g.Wait()
+		var ce *CallError
+		if !errors.As(err, &ce) || len(ce.Failures) != 1 || len(ce.Canceled) != 3 || started.Load() != 0 {
+			t.Fatalf("Wait = %v (%d started); want the failure and 3 canceled", err, started.Load())
+		}
+	})
+}
+
+// With BlockAtLimit a stop wakes the blocked spawners: their children are
+// not started.
+func TestBlockAtLimitStop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, _ := NewGroup(context.Background(), BlockAtLimit)
+		g.SetLimit(1)
+		release := make(chan struct{})
+		g.Go(func(context.Context) error { <-release; return nil })
+		returned := make(chan struct{})
+		go func() {
+			g.Go(func(context.Context) error { t.Errorf("started after Stop"); return nil })
+			close(returned)
+		}()
+		synctest.Wait()
+		g.Stop()
+		<-returned
+		close(release)
+		var ce *CallError
+		if err := g.Wait(); !errors.As(err, &ce) || ce.NotStarted != 1 {
+			t.Fatalf("Wait = %v; want 1 not started", err)
+		}
+	})
+}

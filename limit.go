@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"strconv"
+	"sync"
 
 	"github.com/tasktuple/task/internal/probe"
 )
@@ -18,7 +19,9 @@ import (
 // running child returns, in spawn order; after a failure that cancels the
 // group, it never starts (it completes as canceled). The memory of the
 // waiting children is their tasks: to stream a large input with bounded
-// memory, use [MapSeq], or [TrySpawn] to decide what to do at the limit.
+// memory, use [MapSeq], [TrySpawn] to decide what to do at the limit, or
+// the option [BlockAtLimit], with which Go and Spawn block the caller at
+// the limit, as errgroup's Go does, and nothing is queued.
 //
 // A wait never needs a free slot: a wait (Wait, AwaitN, All, AllSeq,
 // WhenAll) on a child still waiting for a slot starts that child at once,
@@ -78,6 +81,9 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 	if !hasSlot && g.limit.Load() > 0 {
 		g.mu.Lock()
 		if g.running >= g.limit.Load() || g.queued > 0 {
+			if g.c.blocks() {
+				return g.blockForSlot(mk)
+			}
 			g.enqueue(mk())
 			g.mu.Unlock()
 			return false
@@ -85,6 +91,35 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 		g.running++
 		g.mu.Unlock()
 	}
+	return true
+}
+
+// blockForSlot is admit at the limit with BlockAtLimit: it blocks until a
+// slot is free and takes it, or until the group refuses children. The
+// caller holds mu; blockForSlot releases it.
+func (g *Group) blockForSlot(mk func() child) bool {
+	if g.slotFree == nil {
+		g.slotFree = sync.NewCond(&g.mu)
+	}
+	for g.running >= g.limit.Load() {
+		if g.refusal() != admitted {
+			break
+		}
+		g.blocked++
+		g.slotFree.Wait()
+		g.blocked--
+	}
+	if r := g.refusal(); r != admitted {
+		if g.blocked > 0 {
+			g.slotFree.Broadcast() // the others are refused too
+		}
+		g.mu.Unlock()
+		g.refuse(mk(), r)
+		g.leave()
+		return false
+	}
+	g.running++
+	g.mu.Unlock()
 	return true
 }
 
@@ -186,6 +221,11 @@ const (
 // canceled the group.
 func (g *Group) cancelQueue() {
 	r := g.refusal()
+	g.mu.Lock()
+	if g.blocked > 0 {
+		g.slotFree.Broadcast() // BlockAtLimit: the spawners blocked at the limit see the refusal
+	}
+	g.mu.Unlock()
 	for {
 		g.mu.Lock()
 		c := g.dequeue()
@@ -278,6 +318,9 @@ func (g *Group) runQueued(elsewhere bool) {
 func (g *Group) releaseSlot() {
 	g.mu.Lock()
 	g.running--
+	if g.blocked > 0 {
+		g.slotFree.Signal()
+	}
 	g.mu.Unlock()
 }
 

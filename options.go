@@ -42,6 +42,19 @@ const (
 	// ForEachSeq and Scope, for code moved from errgroup whose callers
 	// compare the error itself; it has no effect on the other calls.
 	FirstError
+
+	// BlockAtLimit: at the limit of a group ([Group.SetLimit]), Go and
+	// Spawn block the caller until a slot frees, as errgroup's Go does,
+	// instead of queueing the child: a loop over an unbounded source (a
+	// channel, a stream) keeps bounded memory. A child that calls Go or
+	// Spawn at the limit then blocks while it holds its slot, and a tree of
+	// such children can deadlock, as with errgroup. A caller blocked when
+	// the group stops taking children (a failure that cancels it, a stop)
+	// returns, its child never started. TryGo and TrySpawn are unchanged.
+	// It is accepted by NewGroup and Scope, and has no effect on the
+	// other calls; without it, a child at the limit waits in a queue and
+	// the spawner never blocks.
+	BlockAtLimit
 )
 
 // graceShift is where the grace period of Grace starts in an Option: the
@@ -85,7 +98,7 @@ func (o Option) String() string {
 	for _, x := range [...]struct {
 		o    Option
 		name string
-	}{{KeepGoing, "KeepGoing"}, {Settled, "Settled"}, {FirstError, "FirstError"}} {
+	}{{KeepGoing, "KeepGoing"}, {Settled, "Settled"}, {FirstError, "FirstError"}, {BlockAtLimit, "BlockAtLimit"}} {
 		if o&x.o != 0 {
 			add(x.name)
 			o &^= x.o

@@ -102,6 +102,8 @@ type Group struct {
 	ended      []child          // the children that did not succeed, in the order they ended
 	endedFuncs []endedCall      // the same, for the children of Group.Go
 	unqueued   map[*node]func() // with probes: ends the probes' record of a queued child
+	slotFree   *sync.Cond       // BlockAtLimit: signaled when a slot frees, or the group refuses children
+	blocked    int              // BlockAtLimit: spawners waiting on slotFree
 }
 
 // Spawn starts fn as a child of g and returns its task, which the body or
