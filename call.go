@@ -271,13 +271,24 @@ func (c *call) wait() error {
 	for i := range c.outs {
 		if c.outs[i].state != succeeded {
 			f, err := c.collect()
-			c.callEnd(err)
-			f.raise()
-			return c.firstError(&f, err)
+			return c.conclude(&f, err)
 		}
 	}
 	c.callEnd(nil)
 	return nil // the success path: nothing to collect
+}
+
+// conclude is the end of every call that runs functions, once all have
+// returned and their outcomes are in f and err (settle, then collect): it
+// tells the probes the call returned, raises the first panic, or a Goexit,
+// in the caller, and returns the call's error in the form the options ask
+// for (FirstError). RunN, Do, Map, ForEach and Scope end here; a Group's
+// Wait raises and returns what its one end made, at every call; a stream
+// ends in the caller's loop (stream.end).
+func (c *call) conclude(f *report, err error) error {
+	c.callEnd(err)
+	f.raise()
+	return c.firstError(f, err)
 }
 
 // join waits for every function, cancels the child context, and collects

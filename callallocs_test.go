@@ -46,6 +46,23 @@ func TestCallAllocs(t *testing.T) {
 			})
 		}
 	}
+	newGroupGo := func(limit int, opts ...Option) func() {
+		return func() {
+			g, _ := NewGroup(ctx, opts...)
+			g.SetLimit(limit)
+			for range ins {
+				g.Go(returnsNil)
+			}
+			g.Wait()
+		}
+	}
+	zeroGroupGo := func() {
+		var g Group
+		for range ins {
+			g.Go(returnsNil)
+		}
+		g.Wait()
+	}
 	for _, tc := range []struct {
 		name string
 		want float64
@@ -66,6 +83,10 @@ func TestCallAllocs(t *testing.T) {
 		{"Scope + 16 g.Go, limit 8", 18, scopeGo(8)},
 		{"Scope + 16 Spawn + All, no limit", 36, spawnAll(NoLimit)},
 		{"Scope + 16 Spawn + All, limit 8", 29, spawnAll(8)},
+		{"NewGroup + 16 g.Go + Wait, no limit", 18, newGroupGo(NoLimit)},
+		{"NewGroup + 16 g.Go + Wait, limit 8", 18, newGroupGo(8)},
+		{"NewGroup + 16 g.Go + Wait, limit 8, BlockAtLimit", 19, newGroupGo(8, BlockAtLimit)}, // the sync.Cond of the blocked spawner
+		{"zero Group + 16 g.Go + Wait", 18, zeroGroupGo},
 	} {
 		if got := testing.AllocsPerRun(100, tc.f); got != tc.want {
 			t.Errorf("%s: %v allocations a call; want %v", tc.name, got, tc.want)

@@ -27,7 +27,7 @@ func (c *call) firstErrorSet() bool { return Option(c.opts)&FirstError != 0 }
 // child's panic), and then it has no error to return. It is a no-op
 // without FirstError.
 func (c *call) noteFirst(i int, o *outcome) {
-	if !c.firstErrorSet() || o.state != failed || o.stop != own || i > maxFirst {
+	if !c.firstErrorSet() || !o.ownError() || i > maxFirst {
 		return
 	}
 	v := uint32(i+2) << firstShift

@@ -99,29 +99,28 @@ func (g *Group) Wait() error {
 	}
 	g.waitOnce.Do(func() {
 		g.leave() // the count Wait held since NewGroup
-		f, err := g.end()
-		g.final = &waited{f: f, err: err}
+		f, err := g.join()
+		g.c.callEnd(err)
+		if err != nil || f.panic != nil || f.exited {
+			g.final = &waited{f: f, err: err}
+		}
 		if w := g.orphan.Load(); w != nil {
 			w.observed.Store(true)
 		}
 	})
 	w := g.final
+	if w == nil {
+		return nil // every child succeeded: nothing kept
+	}
 	w.f.raise()
 	return g.c.firstError(&w.f, w.err)
 }
 
-// A waited is the outcome of a Group's Wait, for every call of it.
+// A waited is the outcome of a Group's Wait, for every call of it, unless
+// every child succeeded.
 type waited struct {
 	f   report
 	err error
-}
-
-// end waits for every child, collects the outcomes and ends the call: the
-// end of a Scope, after its body, and of a Group's Wait.
-func (g *Group) end() (report, error) {
-	f, err := g.join()
-	g.c.callEnd(err)
-	return f, err
 }
 
 // watchPanic makes sure that the panic of a child of a Group made by

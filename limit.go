@@ -146,16 +146,10 @@ const (
 // (unless the group keeps going), nor after the call stopped taking new
 // work (see call.stopping).
 func (g *Group) refusal() refusal {
-	switch {
-	case g.c.stopping():
-		// A failure after a stop does not make the children the stop
-		// left children of the failure; a failure that came first drained
-		// the queue when it happened (childEnded).
-		return refusedStop
-	case !g.c.keepGoing() && (g.c.hasFailed() || g.c.isFailing()):
-		return refusedFailed
-	}
-	return admitted
+	// A failure that came first drained the queue when it happened
+	// (childEnded). With KeepGoing nothing fails the group before it
+	// ends.
+	return g.c.leftBy(g.c.stopping())
 }
 
 // refuse records a child that will never start, for reason r: after a

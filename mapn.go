@@ -63,9 +63,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 		err = s.notStarted(err, len(inputs)-taken)
 		f.e = *err.(*CallError) // a panic raised holds it too
 	}
-	s.callEnd(err)
-	f.raise()
-	err = s.firstError(&f, err)
+	err = s.conclude(&f, err)
 	if err != nil && !s.settled() {
 		return nil, err
 	}
@@ -157,7 +155,7 @@ func (s *mapping[In, Out]) callAt(i int) {
 func (s *mapping[In, Out]) end(i int, o *outcome) {
 	s.ended(i, o)
 	if o.state != succeeded {
-		if s.hasFailed() && !s.call.stopping() {
+		if s.leftBy(s.call.stopping()) == refusedFailed {
 			s.failedFirst.Store(true)
 		}
 		s.emu.Lock()

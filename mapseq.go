@@ -286,7 +286,7 @@ func (s *stream[In, Out]) call(k int) {
 		!s.leaves(sl, i) {
 		invoke(s.c.ctx(), site{&s.c, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
 		s.c.ended(i, &sl.o)
-		if sl.o.state != succeeded && s.c.hasFailed() && !s.stopping() {
+		if sl.o.state != succeeded && s.c.leftBy(s.stopping()) == refusedFailed {
 			s.failedFirst.Store(true)
 		}
 	}
@@ -359,7 +359,7 @@ func (s *stream[In, Out]) takeOther(sl *seqSlot[In, Out]) {
 		s.f.add(sl.index, o, s.c.causeAt(sl.index))
 	case s.mute:
 		// Not yielded: kept with a panic, if one is raised.
-		if o.state == failed && o.stop == own {
+		if o.ownError() {
 			s.f.add(sl.index, o, nil)
 		}
 	case o.state == succeeded || o.stop == stopCall:

@@ -45,6 +45,18 @@ type outcome struct {
 	stop  stopKind // for state failed: own, stopCall or stopCtx
 }
 
+// The two tests of an outcome that every rule asks, once classified (see
+// call.classify): did the function fail of its own, and did it return an
+// error of its own. A stop (stopCall, stopCtx) is neither.
+
+// ownFailure reports an error of its own, a panic or a Goexit: what
+// fail-fast cancels the call for.
+func (o *outcome) ownFailure() bool { return o.state != succeeded && o.stop == own }
+
+// ownError reports an error of its own: what FirstError returns, and what
+// a Scope's body can have received from a child.
+func (o *outcome) ownError() bool { return o.state == failed && o.stop == own }
+
 // probed is the outcome as the probes see it.
 func (o outcome) probed() probe.Outcome {
 	switch o.state {

@@ -68,7 +68,7 @@ func (f *report) add(i int, o outcome, pe *PositionError) {
 	if pe == nil {
 		pe = f.at(i, o.err)
 	}
-	if o.state == failed && o.stop == own {
+	if o.ownError() {
 		f.keepFirst(i, pe.Err)
 	}
 	switch {

@@ -51,11 +51,32 @@ func (c *call) classify(o *outcome) {
 
 // trigger is fail-fast: unless the call keeps going, a failure of its own
 // (an error, a panic, a Goexit) cancels the call with the failure of
-// position i as the cause.
+// position i as the cause. A Scope's group applies the same rule
+// (Group.childEnded), in two steps.
 func (c *call) trigger(i int, o *outcome) {
-	if o.state != succeeded && o.stop == own && !c.keepGoing() {
+	if c.failsFast(o) {
 		c.failAt(i, o)
 	}
+}
+
+// failsFast reports whether o, a classified outcome, cancels the call:
+// the one home of fail-fast.
+func (c *call) failsFast(o *outcome) bool { return o.ownFailure() && !c.keepGoing() }
+
+// leftBy says what owns the work a call has not started (Map's inputs not
+// taken, a stream's inputs pulled and not called, a group's children
+// waiting for a slot or spawned later): a failure or a stop, whichever came
+// first. stopping says whether the call has stopped taking new work, as
+// its caller sees it (call.stopping, or a stream's). A stop that comes
+// after a failure does not make the work the failure left the stop's.
+func (c *call) leftBy(stopping bool) refusal {
+	switch {
+	case stopping:
+		return refusedStop
+	case c.hasFailed() || c.isFailing():
+		return refusedFailed
+	}
+	return admitted
 }
 
 // failAt cancels the call with the failure of position i as the cause. It

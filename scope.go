@@ -52,16 +52,16 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 			// for the children, then raise a panic if there is one, or let
 			// the Goexit go on.
 			g.bodyEnd()
-			f, _ := g.end()
+			f, err := g.join()
+			g.c.callEnd(err)
 			f.raiseOverGoexit()
 		}
 	}()
 	invoke(g.c.ctx(), site{&g.c, -1}, func(ctx context.Context) (R, error) { return body(ctx, g) }, &r, &g.body)
 	returned = true
 	g.bodyEnd()
-	f, err := g.end()
-	f.raise()
-	err = g.c.firstError(&f, err)
+	f, err := g.join()
+	err = g.c.conclude(&f, err)
 	if err != nil && !g.c.settled() {
 		var zero R
 		return zero, err
@@ -273,7 +273,7 @@ func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c chil
 	g.c.classify(o)
 	g.c.noteFirst(i, o)
 	g.watchPanic(o)
-	failFast := o.stop == own && !g.c.keepGoing()
+	failFast := g.c.failsFast(o)
 	if failFast {
 		g.noteCause(i, o)
 	}
@@ -352,9 +352,17 @@ func (g *Group) bodyEnd() {
 	g.leave()
 }
 
-// join waits for every child and collects the outcomes: the body's first,
+// join waits for every child, cancels the group's context and collects the
+// outcomes (call.join's settle and collect, for a group): the body's first,
 // then the children's in spawn order.
 func (g *Group) join() (report, error) {
+	g.settle()
+	return g.collect()
+}
+
+// settle waits for the body (or Wait) and every child, and cancels the
+// group's context, as call.settle does for a call's functions.
+func (g *Group) settle() {
 	if g.live.Load() != 0 {
 		// Children just spawned are usually in this P's run queue: let
 		// them run here before blocking, as RunN does.
@@ -364,13 +372,17 @@ func (g *Group) join() (report, error) {
 	if !g.c.keepGoing() {
 		g.c.fail(context.Canceled)
 	}
+}
+
+// collect gathers the outcomes of a settled group into a CallError.
+func (g *Group) collect() (report, error) {
 	f := g.c.report()
 	pe := g.c.causeAt
 	var received occurrenceCount
 	if g.c.kind == kindScope {
 		body := g.body
 		f.add(-1, body, pe(-1))
-		if body.state == failed && body.stop == own {
+		if body.ownError() {
 			received = occurrences(body.err)
 		}
 	}
@@ -385,7 +397,7 @@ func (g *Group) join() (report, error) {
 			// and not listed: the panic (or Goexit) that await raised
 			// stands for it.
 			continue
-		case o.state == failed && o.stop == own && received.take(o.err):
+		case o.ownError() && received.take(o.err):
 			// The body received this failure and returned it: each
 			// occurrence in the body's error accounts for one child, in
 			// spawn order.

@@ -75,6 +75,7 @@ var loopCases = []loopCase{
 	{impl: "conc-pool-ctx", cancels: true, each: concEach},
 	{impl: "pond-group", cancels: true, each: pondEach},
 	{impl: "task-scope-go", cancels: true, each: scopeGoEach},
+	{impl: "task-newgroup", cancels: true, each: newGroupEach},
 	{impl: "task-foreach", cancels: true, each: forEach},
 
 	{impl: "floor", gather: floorGather},
@@ -83,6 +84,7 @@ var loopCases = []loopCase{
 	{impl: "conc-pool-ctx", cancels: true, gather: concGather},
 	{impl: "pond-group", cancels: true, gather: pondGather},
 	{impl: "task-scope-go", cancels: true, gather: scopeGoGather},
+	{impl: "task-newgroup", cancels: true, gather: newGroupGather},
 	{impl: "task-scope-spawn-all", cancels: true, extra: 1, gather: scopeSpawnAll},
 	{impl: "task-map", cancels: true, gather: mapSlice},
 }
@@ -350,6 +352,37 @@ func scopeGoGather(ctx context.Context, inputs []int, limit int, f func(context.
 		return struct{}{}, nil
 	})
 	return r, err
+}
+
+// newGroupEach is errgroup's loop in errgroup's shape: task.NewGroup,
+// g.Go, g.Wait, with g.SetLimit(limit) if there is a limit.
+func newGroupEach(ctx context.Context, inputs []int, limit int, f func(context.Context, int) error) error {
+	g, _ := task.NewGroup(ctx)
+	if limit != task.NoLimit {
+		g.SetLimit(limit)
+	}
+	for _, in := range inputs {
+		g.Go(func(ctx context.Context) error { return f(ctx, in) })
+	}
+	return g.Wait()
+}
+
+// newGroupGather is newGroupEach with each child writing its value to its
+// index, as errgroup's loop does.
+func newGroupGather(ctx context.Context, inputs []int, limit int, f func(context.Context, int) (int, error)) ([]int, error) {
+	g, _ := task.NewGroup(ctx)
+	if limit != task.NoLimit {
+		g.SetLimit(limit)
+	}
+	r := make([]int, len(inputs))
+	for i, in := range inputs {
+		g.Go(func(ctx context.Context) error {
+			v, err := f(ctx, in)
+			r[i] = v
+			return err
+		})
+	}
+	return r, g.Wait()
 }
 
 // scopeSpawnAll is task.Scope with task.Spawn per input, and the body
