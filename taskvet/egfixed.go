@@ -70,9 +70,12 @@ func (s *site) fixed() bool {
 		}
 	}
 	if results == 0 || len(children) < 2 || len(children) > maxArity {
-		// Do's error is a *task.CallError: code that compares the
-		// wait's error gets a Scope, which returns errgroup's.
-		if errVar != nil && !s.errorChecks(errVar) {
+		// Do's error is a *task.CallError, and Do takes no options: only
+		// where the wait's error stays in the function and is only
+		// compared with nil. An error that leaves it (returned, stored,
+		// passed on) can be compared anywhere: the group in place keeps
+		// errgroup's (FirstError).
+		if errVar == nil || !s.errorStays(errVar) {
 			return false
 		}
 		return s.reportDo(children, ctx)

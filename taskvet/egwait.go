@@ -312,3 +312,25 @@ func (s *site) errorChecks(v *types.Var) bool {
 	}
 	return true
 }
+
+// errorStays reports whether every use of v, the wait's error, compares it
+// with nil: the error does not leave the function (returned, stored,
+// passed to a call), so no code can see that Do's error is a
+// *task.CallError rather than errgroup's.
+func (s *site) errorStays(v *types.Var) bool {
+	info := s.info()
+	for _, id := range s.uses(v) {
+		b, ok := s.cursorOf(id).Parent().Node().(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+			return false
+		}
+		other := b.X
+		if other == ast.Expr(id) {
+			other = b.Y
+		}
+		if o, ok := ast.Unparen(other).(*ast.Ident); !ok || info.Uses[o] != types.Universe.Lookup("nil") {
+			return false
+		}
+	}
+	return true
+}

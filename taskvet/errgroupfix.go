@@ -33,6 +33,7 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	done := map[*types.Var]bool{} // the groups a smaller form fixed
 	for cur := range in.Root().Preorder((*ast.BlockStmt)(nil), (*ast.CaseClause)(nil), (*ast.CommClause)(nil)) {
 		var list []ast.Stmt
 		switch n := cur.Node().(type) {
@@ -45,14 +46,17 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 		}
 		for i := range list {
 			s := &site{pass: pass, cur: cur, list: list, i: i}
-			if !s.match() || s.kept() {
+			if !s.match() || s.kept() || s.remade || s.remake != nil {
 				continue
 			}
-			// The forms, most specific first: each says whether it
-			// reported the site.
-			_ = s.fixed() || s.forEach() || s.mapForm() || s.scope()
+			// The smaller forms, most specific first: each says whether
+			// it reported the site. Where none fits, the group in place.
+			if s.fixed() || s.forEach() || s.mapForm() {
+				done[s.group] = true
+			}
 		}
 	}
+	runInPlace(pass, in, done)
 	return nil, nil
 }
 

@@ -9,7 +9,9 @@
 // taskvet -test=false -fix (the tests stay as they are: they are the
 // oracle), counts the groups left, builds the module, and runs the tests
 // of every changed package after the fix and, on the same packages, before
-// it. A test that passes before and fails after is a bug of the fix.
+// it, each time also with -race (-race=false to skip), one package at a
+// time (go test -p 1). A test that passes before and fails after is a bug
+// of the fix.
 //
 //	go run ./internal/measure -rev HEAD -out /tmp/measure            # from taskvet/
 //	go run ./internal/measure -core .. -out /tmp/measure github.com/google/ko@v0.19.1
@@ -45,6 +47,7 @@ var (
 	revFlag     = flag.String("rev", "", "migrate to this git revision of -core's repository (a git archive of it in -out/core) rather than its working tree")
 	outFlag     = flag.String("out", "", "the work directory (default: a new temporary directory)")
 	timeoutFlag = flag.Duration("timeout", 10*time.Minute, "the go test -timeout of each run")
+	raceFlag    = flag.Bool("race", true, "run the tests again with -race, after the fix and before it")
 )
 
 func main() {
@@ -94,8 +97,8 @@ func main() {
 			}
 		}
 	}
-	fmt.Println("| module | version | errgroup sites (production) | migrated | diagnostics without a fix | packages changed | build | tests after the fix (pass/fail) | failing before too | regressions |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| module | version | errgroup sites (production) | migrated | diagnostics without a fix | packages changed | build | tests after the fix (pass/fail) | failing before too | -race after (pass/fail) | -race failing before too | regressions |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, mod := range mods {
 		r := measure(mod, core, out, taskvet)
 		fmt.Println(r.row())
@@ -113,16 +116,24 @@ type result struct {
 	passAfter       int
 	failAfter       []string
 	failBefore      []string
+	racePass        int
+	raceFailAfter   []string
+	raceFailBefore  []string
+	raceRun         bool
 	regressions     []string
 	err             string
 }
 
 func (r *result) row() string {
 	if r.err != "" {
-		return fmt.Sprintf("| %s | %s | %d | | | | %s | | | |", r.path, r.version, r.sites, r.err)
+		return fmt.Sprintf("| %s | %s | %d | | | | %s | | | | | |", r.path, r.version, r.sites, r.err)
 	}
-	return fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %s | %d/%d | %d | %s |", r.path, r.version, r.sites, r.migrated, r.nofix,
-		len(r.changed), r.build, r.passAfter, len(r.failAfter), len(r.failBefore), listOrNone(r.regressions))
+	race, raceBefore := "not run", ""
+	if r.raceRun {
+		race, raceBefore = fmt.Sprintf("%d/%d", r.racePass, len(r.raceFailAfter)), fmt.Sprint(len(r.raceFailBefore))
+	}
+	return fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %s | %d/%d | %d | %s | %s | %s |", r.path, r.version, r.sites, r.migrated, r.nofix,
+		len(r.changed), r.build, r.passAfter, len(r.failAfter), len(r.failBefore), race, raceBefore, listOrNone(r.regressions))
 }
 
 func listOrNone(s []string) string {
@@ -210,13 +221,26 @@ func measure(mod, core, out, taskvet string) (r *result) {
 		r.build = "ok, vet fails"
 	}
 
-	// The tests of the changed packages, after the fix, then before.
-	testArgs := append([]string{"go", "test", "-count=1", "-json", "-timeout", timeoutFlag.String()}, r.changed...)
+	// The tests of the changed packages, after the fix, then before; then
+	// the same with -race. One package at a time (-p 1): the machine is
+	// shared.
+	testArgs := append([]string{"go", "test", "-p", "1", "-count=1", "-json", "-timeout", timeoutFlag.String()}, r.changed...)
+	raceArgs := append([]string{"go", "test", "-p", "1", "-race", "-count=1", "-json", "-timeout", timeoutFlag.String()}, r.changed...)
 	after, _ := runOut(work, env, testArgs...)
 	logf("test-after", after)
+	var raceAfter []byte
+	if *raceFlag {
+		raceAfter, _ = runOut(work, env, raceArgs...)
+		logf("test-race-after", raceAfter)
+	}
 	run(work, nil, "git", "stash", "-q")
 	before, _ := runOut(work, env, testArgs...)
 	logf("test-before", before)
+	var raceBefore []byte
+	if *raceFlag {
+		raceBefore, _ = runOut(work, env, raceArgs...)
+		logf("test-race-before", raceBefore)
+	}
 	run(work, nil, "git", "stash", "pop", "-q")
 	passA, failA := testResults(after)
 	_, failB := testResults(before)
@@ -224,6 +248,16 @@ func measure(mod, core, out, taskvet string) (r *result) {
 	for _, f := range failA {
 		if !slices.Contains(failB, f) {
 			r.regressions = append(r.regressions, f)
+		}
+	}
+	if *raceFlag {
+		r.raceRun = true
+		r.racePass, r.raceFailAfter = testResults(raceAfter)
+		_, r.raceFailBefore = testResults(raceBefore)
+		for _, f := range r.raceFailAfter {
+			if !slices.Contains(r.raceFailBefore, f) {
+				r.regressions = append(r.regressions, f+" (-race)")
+			}
 		}
 	}
 	return r

@@ -132,7 +132,7 @@ func doesMore(ctx context.Context) error {
 func ctxAfterWait(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -154,7 +154,7 @@ func ctxAfterWait(ctx context.Context) error {
 func passedOn(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -179,7 +179,7 @@ func more(g *errgroup.Group) {}
 func limited(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: rewrite it to get panics passed to the caller and no child left running; the error is errgroup's \(FirstError\); a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); at the limit, Go queues the child rather than blocking the loop`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.SetLimit(1)
 	g.Go(func() error {
 		var err error
@@ -274,7 +274,7 @@ func compared(ctx context.Context) error {
 // Error-only functions whose error is compared with ==: not Do, whose error
 // is a *task.CallError, but a Scope, which returns errgroup's.
 func comparedDo(ctx context.Context) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.Go(func() error { return ping(ctx) })
 	g.Go(func() error { return ping(ctx) })
 	err := g.Wait()
@@ -289,7 +289,7 @@ func comparedDo(ctx context.Context) error {
 // One g.Go: there is no Run1, Do runs it as errgroup did.
 func single(ctx context.Context) error {
 	var user User
-	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out of 1 g.Go calls is task.Do: rewrite it to get every error and panics passed to the caller; the error is a \*task.CallError, whose message names the function that failed`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -329,7 +329,7 @@ func declaredElsewhere(ctx context.Context, user *User) error {
 func namedErr(ctx context.Context) (err error) {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -373,7 +373,7 @@ func noContext() error {
 func returnsWait(ctx context.Context) error {
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -395,7 +395,7 @@ func inLoop(ctx context.Context) error {
 		var user User
 		var orders []Order
 		var g *errgroup.Group
-		g, ctx = errgroup.WithContext(ctx)
+		g, ctx = errgroup.WithContext(ctx) // want `task.Group in place`
 		g.Go(func() error {
 			var err error
 			user, err = loadUser(ctx)
@@ -483,7 +483,7 @@ func literal(ctx context.Context) error {
 }
 
 func pointerLiteral(ctx context.Context) error {
-	g := &errgroup.Group{} // want `this errgroup fan-out of 2 g.Go calls is task.Do`
+	g := &errgroup.Group{} // want `task.Group in place`
 	g.Go(func() error { return ping(ctx) })
 	g.Go(func() error { return ping(ctx) })
 	return g.Wait()
@@ -512,7 +512,7 @@ func inBlock(ctx context.Context, ok bool, ids []int) error {
 		fmt.Println(user, orders)
 	}
 	for range ids {
-		g, ctx := errgroup.WithContext(ctx) // want `task.Do`
+		g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 		g.Go(func() error { return ping(ctx) })
 		g.Go(func() error { return ping(ctx) })
 		if err := g.Wait(); err != nil {
@@ -632,7 +632,7 @@ func errReadAfter(ctx context.Context) error {
 	_, err := loadCount(ctx, 1)
 	var user User
 	var orders []Order
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.Go(func() error {
 		var err error
 		user, err = loadUser(ctx)
@@ -664,7 +664,7 @@ func kept(ctx context.Context) error {
 func inFuncLit(ctx context.Context) func() error {
 	return func() error {
 		ctx := ctx
-		g, ctx := errgroup.WithContext(ctx) // want `task.Do`
+		g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 		g.Go(func() error { return ping(ctx) })
 		g.Go(func() error { return ping(ctx) })
 		return g.Wait()

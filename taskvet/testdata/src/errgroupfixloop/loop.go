@@ -68,7 +68,7 @@ func limits(ctx context.Context, items []Item, n int) error {
 	if err := g2.Wait(); err != nil {
 		return err
 	}
-	g3, gctx3 := errgroup.WithContext(ctx) // want `task.Scope`
+	g3, gctx3 := errgroup.WithContext(ctx) // want `task.Group in place`
 	g3.SetLimit(n)
 	for _, it := range items {
 		g3.Go(func() error { return process(gctx3, it) })
@@ -118,7 +118,7 @@ func byIndexSettled(ctx context.Context, ids []int, scale int) ([]int, error) {
 // The index is used for something else than the store.
 func indexUsed(ctx context.Context, ids []int) ([]int, error) {
 	out := make([]int, len(ids))
-	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: rewrite it to get panics passed to the caller and no child left running; the error is errgroup's \(FirstError\); a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); at the limit, Go queues the child rather than blocking the loop`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.SetLimit(4)
 	for i, id := range ids {
 		g.Go(func() error {
@@ -141,7 +141,7 @@ func indexUsed(ctx context.Context, ids []int) ([]int, error) {
 func other(ctx context.Context, m map[string]Item, n, limit int) error {
 	var mu sync.Mutex
 	seen := 0
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.SetLimit(limit)
 	for name, it := range m {
 		if name == "" {
@@ -168,7 +168,7 @@ func other(ctx context.Context, m map[string]Item, n, limit int) error {
 // Children that spawn into the group, without a limit: a Scope allows
 // that.
 func tree(ctx context.Context, root *Node) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	var walk func(n *Node)
 	walk = func(n *Node) {
 		g.Go(func() error {
@@ -190,7 +190,7 @@ type Node struct{ Children []*Node }
 // A return inside the loop becomes the body's failure, which the wait's
 // check returns as it did.
 func returns(ctx context.Context, items []Item) (int, error) {
-	g, ctx := errgroup.WithContext(ctx) // want `this errgroup fan-out is a task.Scope with g.Go children: .*; a return from the body waits for the children it started, then returns its error unless a child failed first`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	for _, it := range items {
 		if it.ID < 0 {
 			return 0, fmt.Errorf("bad item %d", it.ID)
@@ -208,7 +208,7 @@ func returns(ctx context.Context, items []Item) (int, error) {
 // SetLimit, and children that call g.Go: errgroup blocks them at the
 // limit.
 func limitedTree(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx) // want `children of g call g.Go under SetLimit: errgroup blocks them while they hold a slot, which starves or deadlocks; task.Scope queues them instead \(and runs a queued child inline when waited for\): rewrite with task.Scope by hand`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.SetLimit(2)
 	for _, it := range items {
 		g.Go(func() error {
@@ -222,7 +222,7 @@ func limitedTree(ctx context.Context, items []Item) error {
 // Recursive spawning with a channel as the limiter, as gopls does to avoid
 // SetLimit's starvation.
 func recursive(ctx context.Context, leaves []*Node) error {
-	var g errgroup.Group // want `children of g spawn into it and take a slot of a channel limiter, because errgroup's SetLimit would starve them: task.Scope's Group.SetLimit does not \(a queued child runs inline when waited for\): rewrite with task.Scope and SetLimit by hand`
+	var g errgroup.Group // want `task.Group in place`
 	limiter := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var enqueue func(n *Node)
 	enqueue = func(n *Node) {
@@ -304,7 +304,7 @@ func effectFirst(ctx context.Context, items []Item) error {
 
 // A return whose other results differ from those of the wait's check.
 func returnsOther(ctx context.Context, items []Item) (int, error) {
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	for i, it := range items {
 		if it.ID < 0 {
 			return i, fmt.Errorf("bad item %d", it.ID)
@@ -319,7 +319,7 @@ func returnsOther(ctx context.Context, items []Item) (int, error) {
 
 // A variable declared between the group and the wait is read after it.
 func declared(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.Go(func() error { return process(ctx, Item{}) })
 	count := 0
 	for _, it := range items {
@@ -334,7 +334,7 @@ func declared(ctx context.Context, items []Item) error {
 // A pipeline: the wait runs in a goroutine of its own.
 func pipeline(ctx context.Context, items []Item) <-chan error {
 	errc := make(chan error, 1)
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	for _, it := range items {
 		g.Go(func() error { return process(ctx, it) })
 	}
@@ -432,7 +432,7 @@ func delivers(ctx context.Context, items []Item) error {
 // A return of nil from the loop was a success that left the children
 // running: a Scope body cannot do that.
 func returnsNil(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	for _, it := range items {
 		if it.ID < 0 {
 			return nil
@@ -444,7 +444,7 @@ func returnsNil(ctx context.Context, items []Item) error {
 
 // A return of an error just checked is a failure.
 func returnsErr(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	for _, it := range items {
 		if _, err := fetch(ctx, it.ID); err != nil {
 			return err
@@ -456,7 +456,7 @@ func returnsErr(ctx context.Context, items []Item) error {
 
 // SetLimit under a condition, before any Go: it stays in the Scope's body.
 func limitIf(ctx context.Context, items []Item, serial bool) error {
-	g, gctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, gctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	if serial {
 		g.SetLimit(1)
 	}
@@ -469,7 +469,7 @@ func limitIf(ctx context.Context, items []Item, serial bool) error {
 // Statements between SetLimit and the loop that do not use the group stay
 // before the Scope, so that what they declare is still there after it.
 func limitThenPrepare(ctx context.Context, items []Item) ([]int, error) {
-	g, gctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, gctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.SetLimit(10)
 
 	var (
@@ -530,7 +530,7 @@ func condDerived(ctx context.Context, items []Item, failFast bool) error {
 
 // The same, with a serial branch whose return becomes the body's failure.
 func condScope(ctx context.Context, items []Item, failFast, parallel bool) error {
-	g := &errgroup.Group{} // want `task.Scope`
+	g := &errgroup.Group{} // want `task.Group in place`
 	if failFast {
 		g, ctx = errgroup.WithContext(ctx)
 	}
@@ -562,7 +562,7 @@ func each(items []Item, f func(Item) error) error {
 // its failure, and the wait keeps the Scope's error only if err is nil.
 // The err that the walk declares is declared before the Scope.
 func walk(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope.*; where err is not nil, it is the body's failure, the Scope waits for the children \(errgroup left them running\) and err stays`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.SetLimit(4)
 	err := each(items, func(it Item) error {
 		g.Go(func() error { return process(ctx, it) })
@@ -578,7 +578,7 @@ func walk(ctx context.Context, items []Item) error {
 // and the walk, which stay before the Scope.
 func walkDeclared(ctx context.Context, items []Item, n int) error {
 	_, err := os.Stat("x")
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	g.SetLimit(n)
 	if err != nil {
 		return err
@@ -596,7 +596,7 @@ func walkDeclared(ctx context.Context, items []Item, n int) error {
 // A loop waited for only if err is nil: not ForEach, which would not
 // run the loop at all, but a Scope.
 func loopIfNil(ctx context.Context, items []Item, err error) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Scope`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	for _, it := range items {
 		g.Go(func() error { return process(ctx, it) })
 	}
@@ -610,7 +610,7 @@ func loopIfNil(ctx context.Context, items []Item, err error) error {
 // first declares them where the second is made. (When both have a fix,
 // the two edit the same line: taskvet -fix applies them in two passes.)
 func remadeFirst(ctx context.Context, items, more []Item, names []string) error {
-	eg, ctx2 := errgroup.WithContext(ctx) // want `task.ForEach.*; the group made again after the wait now declares eg`
+	eg, ctx2 := errgroup.WithContext(ctx)
 	for _, it := range items {
 		eg.Go(func() error { return process(ctx2, it) })
 	}
@@ -641,7 +641,7 @@ func remadeSecond(ctx context.Context, items, more []Item, names []string) error
 	if err := eg.Wait(); err != nil {
 		return err
 	}
-	eg, ctx2 = errgroup.WithContext(ctx) // want `task.ForEach`
+	eg, ctx2 = errgroup.WithContext(ctx)
 	for _, it := range more {
 		eg.Go(func() error { return process(ctx2, it) })
 	}
@@ -652,7 +652,7 @@ func remadeSecond(ctx context.Context, items, more []Item, names []string) error
 
 // Under a condition, the derived context is used after the wait.
 func condCtxAfter(ctx context.Context, items []Item, failFast bool) error {
-	g := &errgroup.Group{}
+	g := &errgroup.Group{} // want `task.Group in place`
 	if failFast {
 		g, ctx = errgroup.WithContext(ctx)
 	}
@@ -668,7 +668,7 @@ func condCtxAfter(ctx context.Context, items []Item, failFast bool) error {
 // Under a condition, a context of another name: the group is used by the
 // if, not only by Go.
 func condOtherCtx(ctx context.Context, items []Item, failFast bool) error {
-	g := &errgroup.Group{}
+	g := &errgroup.Group{} // want `task.Group in place`
 	gctx := ctx
 	if failFast {
 		g, gctx = errgroup.WithContext(ctx)
@@ -682,7 +682,7 @@ func condOtherCtx(ctx context.Context, items []Item, failFast bool) error {
 // A wait only if err is nil, where a child writes err.
 func walkChildWrites(ctx context.Context, items []Item) error {
 	var err error
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	for _, it := range items {
 		g.Go(func() error {
 			err = process(ctx, it)
@@ -699,7 +699,7 @@ func walkChildWrites(ctx context.Context, items []Item) error {
 // would take.
 func walkReturns(ctx context.Context, items []Item) error {
 	var err error
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
 	for _, it := range items {
 		if it.ID < 0 {
 			return fmt.Errorf("bad item %d", it.ID)
@@ -717,7 +717,7 @@ func walkReturns(ctx context.Context, items []Item) error {
 func declaredOnly(ctx context.Context, items []Item) error {
 	var eg *errgroup.Group
 	var ctx2 context.Context
-	eg, ctx2 = errgroup.WithContext(ctx)
+	eg, ctx2 = errgroup.WithContext(ctx) // want `task.Group in place`
 	for _, it := range items {
 		eg.Go(func() error { return process(ctx2, it) })
 	}
@@ -727,7 +727,7 @@ func declaredOnly(ctx context.Context, items []Item) error {
 // The derived context is read between the wait and the group made again:
 // the first group has no fix (the second has one, as in remadeSecond).
 func remadeReadBetween(ctx context.Context, items, more []Item) error {
-	eg, ctx2 := errgroup.WithContext(ctx)
+	eg, ctx2 := errgroup.WithContext(ctx) // want `task.Group in place`
 	for _, it := range items {
 		eg.Go(func() error { return process(ctx2, it) })
 	}
@@ -735,7 +735,7 @@ func remadeReadBetween(ctx context.Context, items, more []Item) error {
 		return err
 	}
 	fmt.Println(ctx2.Err())
-	eg, ctx2 = errgroup.WithContext(ctx) // want `task.ForEach`
+	eg, ctx2 = errgroup.WithContext(ctx)
 	for _, it := range more {
 		eg.Go(func() error { return process(ctx2, it) })
 	}

@@ -29,6 +29,7 @@ const (
 	KeepGoing Option = 1 << iota
 	Settled
 	FirstError
+	BlockAtLimit
 )
 
 func Go[T any](ctx context.Context, fn func(context.Context) (T, error)) *Task[T] {
@@ -104,6 +105,9 @@ type Group struct{ n int }
 func (g *Group) SetLimit(n int)                            {}
 func (g *Group) Go(fn func(context.Context) error)         {}
 func (g *Group) TryGo(fn func(context.Context) error) bool { return true }
+func (g *Group) Wait() error                               { return nil }
+
+func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) { return new(Group), ctx }
 
 func ForEach[In any](ctx context.Context, inputs []In, limit int, fn func(context.Context, In) error, opts ...Option) error {
 	return nil

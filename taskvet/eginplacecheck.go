@@ -1,0 +1,858 @@
+package taskvet
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
+)
+
+// A check decides whether a component has a fix in place, and builds it.
+type check struct {
+	ip *inPlace
+	c  *component
+
+	children  map[*ast.FuncLit]bool // the function literals passed to Go and TryGo
+	home      map[ast.Node]ast.Node // the FuncDecl of each event and create (by node)
+	hasGo     map[ast.Node]bool     // FuncDecls that call Go on the component, directly or through a call
+	hasWait   map[ast.Node]bool
+	limited   bool // a SetLimit other than a negative constant
+	block     bool // task.BlockAtLimit is needed
+	keepGoing map[*gcreate]bool
+	limitEdit []analysis.TextEdit
+	what      []string // what changes, for the message
+}
+
+func (x *check) info() *types.Info { return x.ip.pass.TypesInfo }
+
+// funcDeclOf returns the FuncDecl around cur, or nil.
+func funcDeclOf(cur inspector.Cursor) *ast.FuncDecl {
+	for c := range cur.Enclosing((*ast.FuncDecl)(nil)) {
+		return c.Node().(*ast.FuncDecl)
+	}
+	return nil
+}
+
+// litKind tells where an event runs with respect to the function that
+// holds it: in a child, in a goroutine of its own, deferred, in another
+// function literal (a callback), or in the function itself.
+type litKind int
+
+const (
+	inFunc litKind = iota
+	inChild
+	inGoStmt
+	inDefer
+	inCallback
+)
+
+func (x *check) where(cur inspector.Cursor) litKind {
+	// The call itself under go or defer: go g.Wait(), defer g.Wait().
+	switch cur.Parent().Node().(type) {
+	case *ast.GoStmt:
+		return inGoStmt
+	case *ast.DeferStmt:
+		return inDefer
+	}
+	kind := inFunc
+	for c := range cur.Enclosing((*ast.FuncLit)(nil)) {
+		lit := c.Node().(*ast.FuncLit)
+		if x.children[lit] {
+			return inChild
+		}
+		if call, ok := c.Parent().Node().(*ast.CallExpr); ok && call.Fun == lit {
+			switch call := c.Parent().Parent().Node().(type) {
+			case *ast.GoStmt:
+				_ = call
+				if kind == inFunc {
+					kind = inGoStmt
+				}
+				continue
+			case *ast.DeferStmt:
+				if kind == inFunc {
+					kind = inDefer
+				}
+				continue
+			}
+		}
+		if kind == inFunc {
+			kind = inCallback
+		}
+	}
+	return kind
+}
+
+// run returns why the component has no fix, or "".
+func (x *check) run() string {
+	c, info := x.c, x.info()
+	if c.bad != "" {
+		return fmt.Sprintf("the group is %s (%s)", c.bad, x.ip.pass.Fset.Position(c.badPos))
+	}
+	if why := x.checkFuncs(); why != "" {
+		return why
+	}
+	x.children = map[*ast.FuncLit]bool{}
+	for _, e := range c.events {
+		if (e.method == "Go" || e.method == "TryGo") && len(e.call.Args) == 1 {
+			if lit, ok := ast.Unparen(e.call.Args[0]).(*ast.FuncLit); ok {
+				x.children[lit] = true
+			}
+		}
+	}
+	x.home = map[ast.Node]ast.Node{}
+	for _, e := range c.events {
+		fd := funcDeclOf(e.cur)
+		if fd == nil {
+			return "a group used outside a function"
+		}
+		x.home[e.call] = fd
+	}
+	for _, cr := range c.creates {
+		fd := funcDeclOf(cr.cur)
+		if fd == nil {
+			return "a group made outside a function"
+		}
+		x.home[cr.cur.Node()] = fd
+	}
+	x.closeHas()
+	if why := x.checkFields(); why != "" {
+		return why
+	}
+	if why := x.checkOrder(); why != "" {
+		return why
+	}
+	if why := x.checkLimits(); why != "" {
+		return why
+	}
+	if why := x.checkCreates(); why != "" {
+		return why
+	}
+	for _, e := range c.events {
+		if e.method != "Go" && e.method != "TryGo" {
+			continue
+		}
+		if len(e.call.Args) != 1 {
+			return "a Go with another argument"
+		}
+		arg := e.call.Args[0]
+		if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
+			if !isErrorFunc(info, lit) {
+				return "a Go of another function type"
+			}
+			continue
+		}
+		if stableFunc(info, arg) == nil && !x.stableVar(arg) {
+			return fmt.Sprintf("a Go of %s, which may change before the child runs", types.ExprString(arg))
+		}
+	}
+	return ""
+}
+
+// checkFuncs checks the functions that the group is passed to: declared
+// here, not exported (another package could pass its own errgroup), and
+// only called, so that the type of their parameter can change.
+func (x *check) checkFuncs() string {
+	pass := x.ip.pass
+	info := x.info()
+	for _, v := range x.c.vars {
+		fd, isParam := x.ip.params[v]
+		if !isParam {
+			continue
+		}
+		if fd == nil {
+			return "a parameter of a function literal"
+		}
+		f, _ := info.Defs[fd.Name].(*types.Func)
+		if f == nil {
+			return "a parameter of an unnamed function"
+		}
+		if f.Exported() && pass.Pkg.Name() != "main" {
+			return fmt.Sprintf("passed to %s, which other packages can call with their own errgroup", f.Name())
+		}
+		for id, obj := range info.Uses {
+			if obj != f {
+				continue
+			}
+			cur, ok := x.ip.in.Root().FindNode(id)
+			if !ok {
+				return "passed to " + f.Name()
+			}
+			p := cur.Parent()
+			if sel, ok := p.Node().(*ast.SelectorExpr); ok && sel.Sel == id {
+				p = p.Parent()
+				cur = cur.Parent()
+			}
+			call, ok := p.Node().(*ast.CallExpr)
+			if !ok || call.Fun != cur.Node() {
+				return fmt.Sprintf("passed to %s, which is used as a value", f.Name())
+			}
+		}
+	}
+	return ""
+}
+
+// closeHas computes which functions call Go or Wait on the component,
+// directly or through the functions they pass it to.
+func (x *check) closeHas() {
+	x.hasGo, x.hasWait = map[ast.Node]bool{}, map[ast.Node]bool{}
+	for _, e := range x.c.events {
+		switch e.method {
+		case "Go", "TryGo":
+			x.hasGo[x.home[e.call]] = true
+		case "Wait":
+			x.hasWait[x.home[e.call]] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, e := range x.c.events {
+			if e.method != "" {
+				continue
+			}
+			fd := x.ip.decls[e.callee]
+			h := x.home[e.call]
+			if x.hasGo[fd] && !x.hasGo[h] {
+				x.hasGo[h], changed = true, true
+			}
+			if x.hasWait[fd] && !x.hasWait[h] {
+				x.hasWait[h], changed = true, true
+			}
+		}
+	}
+}
+
+// checkFields allows a group in a field only where one function makes it,
+// calls Go and waits: the order of the calls of other functions is not
+// known, and a Go after the Wait panics where errgroup ran it unwaited.
+func (x *check) checkFields() string {
+	hasField := false
+	for _, v := range x.c.vars {
+		hasField = hasField || v.IsField()
+	}
+	if !hasField {
+		return ""
+	}
+	var home ast.Node
+	var funcs []string
+	for _, e := range x.c.events {
+		if x.where(e.cur) == inChild {
+			continue
+		}
+		h := x.home[e.call]
+		if home == nil {
+			home = h
+		}
+		name := h.(*ast.FuncDecl).Name.Name
+		if !slices.Contains(funcs, name) {
+			funcs = append(funcs, name)
+		}
+	}
+	if len(funcs) > 1 {
+		return fmt.Sprintf("Go and Wait in different functions (%s), whose order taskvet cannot see: a Go after the Wait panics in task, where errgroup ran it unwaited", strings.Join(funcs, ", "))
+	}
+	for _, cr := range x.c.creates {
+		if x.home[cr.cur.Node()] == home {
+			return ""
+		}
+	}
+	return "the group is made where the struct is, not where Go and Wait are called: a second call of " + strings.Join(funcs, ", ") + " would Go after the Wait, which panics in task"
+}
+
+// An ordered event of a function: its position, and what it does.
+type orderEv struct {
+	pos  token.Pos
+	kind string // "create", "go", "wait"
+	cur  inspector.Cursor
+}
+
+// checkOrder checks that no Go comes after a Wait of the same group: in
+// each function, every Go (or call of a function that calls Go) before
+// the first Wait, or after the group is made again, and not in a loop that
+// also waits without making the group again.
+func (x *check) checkOrder() string {
+	byHome := map[ast.Node][]orderEv{}
+	for _, cr := range x.c.creates {
+		h := x.home[cr.cur.Node()]
+		byHome[h] = append(byHome[h], orderEv{cr.cur.Node().Pos(), "create", cr.cur})
+	}
+	for _, e := range x.c.events {
+		h := x.home[e.call]
+		w := x.where(e.cur)
+		goes := e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]
+		waits := e.method == "Wait" || e.method == "" && x.hasWait[x.ip.decls[e.callee]]
+		if w == inChild {
+			if waits {
+				return "waited for by its own child"
+			}
+			continue // a child's Go runs before the Wait returns
+		}
+		if goes {
+			switch w {
+			case inGoStmt:
+				return "given children in a goroutine, which may run after the Wait"
+			case inDefer:
+				return "given children in a deferred call"
+			}
+			byHome[h] = append(byHome[h], orderEv{e.call.Pos(), "go", e.cur})
+		}
+		if waits {
+			pos := e.call.Pos()
+			if w == inDefer {
+				pos = h.End() // runs at the end
+			}
+			byHome[h] = append(byHome[h], orderEv{pos, "wait", e.cur})
+		}
+	}
+	for _, evs := range byHome {
+		sort.SliceStable(evs, func(i, j int) bool { return evs[i].pos < evs[j].pos })
+		var waited *orderEv
+		for i := range evs {
+			switch evs[i].kind {
+			case "create":
+				waited = nil
+			case "wait":
+				if waited == nil {
+					waited = &evs[i]
+				}
+			case "go":
+				if waited != nil {
+					return fmt.Sprintf("given a child after its Wait (%s), which panics in task where errgroup ran it unwaited", x.ip.pass.Fset.Position(waited.pos))
+				}
+			}
+		}
+		// A loop around a wait and a Go, without a create in it, gives
+		// the group children after its Wait.
+		for _, w := range evs {
+			if w.kind != "wait" {
+				continue
+			}
+			for l := range w.cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+				switch l.Node().(type) {
+				case *ast.FuncLit, *ast.FuncDecl:
+				default:
+					loop := l.Node()
+					made := false
+					for _, e := range evs {
+						made = made || e.kind == "create" && within(e.cur.Node(), loop)
+					}
+					for _, g := range evs {
+						if g.kind == "go" && within(g.cur.Node(), loop) && !made {
+							return "waited for in a loop that gives it children again, which panics in task after the Wait"
+						}
+					}
+					continue
+				}
+				break
+			}
+		}
+	}
+	return ""
+}
+
+// checkLimits checks the SetLimit calls: in the function that makes the
+// group, after it is made and before any Go, not in a loop that does not
+// make it, with a limit that task takes (edits), and decides whether Go
+// must block at the limit (block).
+func (x *check) checkLimits() string {
+	info := x.info()
+	pkgTask := "task" // replaced when the fix is built
+	_ = pkgTask
+	for _, e := range x.c.events {
+		if e.method != "SetLimit" {
+			continue
+		}
+		if x.where(e.cur) != inFunc {
+			return "limited from a function literal"
+		}
+		h := x.home[e.call]
+		var made *gcreate
+		for _, cr := range x.c.creates {
+			if x.home[cr.cur.Node()] == h && cr.cur.Node().Pos() < e.call.Pos() && (made == nil || cr.cur.Node().Pos() > made.cur.Node().Pos()) {
+				made = cr
+			}
+		}
+		if made == nil {
+			return "limited in a function that does not make it"
+		}
+		for _, g := range x.c.events {
+			goes := g.method == "Go" || g.method == "TryGo" || g.method == "" && x.hasGo[x.ip.decls[g.callee]]
+			if goes && x.home[g.call] == h && g.call.Pos() > made.cur.Node().Pos() && g.call.Pos() < e.call.Pos() {
+				return "limited after its first Go (task's SetLimit panics there)"
+			}
+		}
+		for l := range e.cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncDecl)(nil)) {
+			if _, isFunc := l.Node().(*ast.FuncDecl); !isFunc && !within(made.cur.Node(), l.Node()) {
+				return "limited in a loop"
+			}
+			break
+		}
+		es, ok := e.cur.Parent().Node().(*ast.ExprStmt)
+		if !ok {
+			return "limited in an expression"
+		}
+		arg := e.call.Args[0]
+		recv := types.ExprString(ast.Unparen(e.call.Fun).(*ast.SelectorExpr).X)
+		tv := info.Types[arg]
+		switch {
+		case tv.Value != nil:
+			n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+			switch {
+			case !exact || n == 0:
+				return "limited to 0 (SetLimit(0) blocks every Go; task panics)"
+			case n < 0:
+				x.limitEdit = append(x.limitEdit, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte("\x00.NoLimit")})
+				continue
+			}
+		case positive(info, arg):
+		case isVarChain(info, arg):
+			x.limitEdit = append(x.limitEdit, analysis.TextEdit{Pos: es.Pos(), End: es.End(),
+				NewText: fmt.Appendf(nil, "if %s > 0 { // errgroup: no limit if negative\n%s.SetLimit(%s)\n}", types.ExprString(arg), recv, types.ExprString(arg))})
+		default:
+			x.limitEdit = append(x.limitEdit, analysis.TextEdit{Pos: es.Pos(), End: es.End(),
+				NewText: fmt.Appendf(nil, "if limit := %s; limit > 0 { // errgroup: no limit if negative\n%s.SetLimit(limit)\n}", types.ExprString(arg), recv)})
+		}
+		x.limited = true
+	}
+	if !x.limited {
+		return ""
+	}
+	// errgroup's Go blocks the spawner at the limit, task's queues the
+	// child: bounded only if the Go calls are.
+	for _, e := range x.c.events {
+		goes := e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]
+		if goes && e.method != "TryGo" && !x.bounded(e.cur) {
+			x.block = true
+		}
+	}
+	return ""
+}
+
+// bounded reports whether the Go at cur runs a number of times that its
+// function's inputs bound: not in a child, a callback, a loop over a
+// channel or an iterator, or a loop without a counter.
+func (x *check) bounded(cur inspector.Cursor) bool {
+	info := x.info()
+	for c := range cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+		switch n := c.Node().(type) {
+		case *ast.FuncDecl:
+			return true
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt:
+			if n.Init == nil || n.Cond == nil || n.Post == nil {
+				return false
+			}
+		case *ast.RangeStmt:
+			if n.X == nil {
+				return false
+			}
+			t := types.Unalias(info.TypeOf(n.X)).Underlying()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem().Underlying()
+			}
+			switch t.(type) {
+			case *types.Slice, *types.Array, *types.Map, *types.Basic:
+			default:
+				return false // a channel, an iterator
+			}
+		}
+	}
+	return true
+}
+
+// checkCreates decides the options of each group made by WithContext:
+// fail-fast if the children honor the derived context, task.KeepGoing if
+// none looks at it and nothing else reads it before the Wait, else no fix;
+// and whether a zero Group that must block at its limit can be made by
+// NewGroup.
+func (x *check) checkCreates() string {
+	info := x.info()
+	x.keepGoing = map[*gcreate]bool{}
+	for _, cr := range x.c.creates {
+		if cr.call == nil {
+			if x.block && x.limitedGroup(cr) {
+				if !x.zeroToNew(cr) {
+					return "a zero Group that must block at its limit, in a form that NewGroup cannot replace"
+				}
+			}
+			continue
+		}
+		if cr.gctx == nil {
+			x.keepGoing[cr] = true
+			continue
+		}
+		h := x.home[cr.cur.Node()]
+		kids := x.childrenOf(cr)
+		anyUse := false
+		for _, k := range kids {
+			anyUse = anyUse || refers(info, k.arg, k.ctx)
+		}
+		if !anyUse {
+			// KeepGoing: the context is canceled by Wait only. Nothing
+			// else may read it while the group runs.
+			first := token.Pos(0)
+			for _, e := range x.c.events {
+				if e.method == "Wait" && x.home[e.call] == h && e.call.Pos() > cr.cur.Node().Pos() && (first == 0 || e.call.Pos() < first) {
+					first = e.call.Pos()
+				}
+			}
+			bad := false
+			ast.Inspect(h, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && info.Uses[id] == cr.gctx && id.Pos() > cr.cur.Node().End() && (first == 0 || id.Pos() < first) {
+					bad = true
+				}
+				return !bad
+			})
+			if bad {
+				return "a group whose children ignore the derived context, which other code reads while they run: with task.KeepGoing it would not be canceled at the first failure"
+			}
+			x.keepGoing[cr] = true
+			continue
+		}
+		for _, k := range kids {
+			s := &site{pass: x.ip.pass, gctx: k.ctx}
+			if s.ctxFirst(k.arg) {
+				continue
+			}
+			if !refers(info, k.arg, k.ctx) || s.signals(k.arg) {
+				return "a group with a child that would not run after a failure (task starts none; errgroup ran each with a canceled context) and does what other code may wait for, or ignores the context"
+			}
+		}
+	}
+	return ""
+}
+
+// A kid is a child and the context that stands for the derived one where
+// it is spawned.
+type kid struct {
+	arg ast.Expr
+	ctx *types.Var
+}
+
+// childrenOf returns the children that the group made by cr gets: the Go
+// calls after it in its function (up to the next create), and those of the
+// functions it is passed to, with the parameter that gets the derived
+// context.
+func (x *check) childrenOf(cr *gcreate) []kid {
+	h := x.home[cr.cur.Node()]
+	next := h.End()
+	for _, o := range x.c.creates {
+		if x.home[o.cur.Node()] == h && o.cur.Node().Pos() > cr.cur.Node().Pos() && o.cur.Node().Pos() < next {
+			next = o.cur.Node().Pos()
+		}
+	}
+	var kids []kid
+	for _, e := range x.c.events {
+		if e.method != "Go" && e.method != "TryGo" || len(e.call.Args) != 1 {
+			continue
+		}
+		eh := x.home[e.call]
+		if eh == h {
+			if e.call.Pos() > cr.cur.Node().Pos() && e.call.Pos() < next {
+				kids = append(kids, kid{e.call.Args[0], cr.gctx})
+			}
+			continue
+		}
+		kids = append(kids, kid{e.call.Args[0], x.paramCtx(eh.(*ast.FuncDecl), cr.gctx)})
+	}
+	return kids
+}
+
+// paramCtx returns the context parameter of fd that every call of fd
+// passing the group passes the derived context gctx to, or gctx.
+func (x *check) paramCtx(fd *ast.FuncDecl, gctx *types.Var) *types.Var {
+	info := x.info()
+	f, _ := info.Defs[fd.Name].(*types.Func)
+	if f == nil {
+		return gctx
+	}
+	params := f.Signature().Params()
+	for j := range params.Len() {
+		if !isContext(params.At(j).Type()) {
+			continue
+		}
+		all, any := true, false
+		for _, e := range x.c.events {
+			if e.method == "" && e.callee == f {
+				any = true
+				all = all && j < len(e.call.Args) && varOf(info, e.call.Args[j]) == gctx
+			}
+		}
+		if any && all {
+			return params.At(j)
+		}
+	}
+	return gctx
+}
+
+// limitedGroup reports whether the group made by cr gets a SetLimit.
+func (x *check) limitedGroup(cr *gcreate) bool {
+	h := x.home[cr.cur.Node()]
+	for _, e := range x.c.events {
+		if e.method == "SetLimit" && x.home[e.call] == h && e.call.Pos() > cr.cur.Node().Pos() {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroToNew reports whether the zero Group made by cr can become
+// task.NewGroup(context.Background(), ...): a local variable of its own
+// declaration (var g errgroup.Group, g := &errgroup.Group{}), whose address
+// nothing takes.
+func (x *check) zeroToNew(cr *gcreate) bool {
+	if cr.v.IsField() || len(x.c.vars) != 1 {
+		return false
+	}
+	if cr.decl == nil {
+		as, ok := cr.cur.Node().(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 {
+			return false
+		}
+		if _, ptr := types.Unalias(cr.v.Type()).(*types.Pointer); !ptr {
+			return false
+		}
+	}
+	addr := false
+	fd := x.home[cr.cur.Node()]
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND && varOf(x.info(), u.X) == cr.v {
+			addr = true
+		}
+		return !addr
+	})
+	return !addr
+}
+
+// stableVar reports whether e is a local variable assigned only where it
+// is declared: reading it when the child runs gives what Go got.
+func (x *check) stableVar(e ast.Expr) bool {
+	info := x.info()
+	v := varOf(info, e)
+	if v == nil || v.Parent() == x.ip.pass.Pkg.Scope() || v.IsField() {
+		return false
+	}
+	sig, ok := v.Type().Underlying().(*types.Signature)
+	if !ok || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
+		return false
+	}
+	n := 0
+	for id, obj := range info.Defs {
+		if obj == v {
+			_ = id
+			n++
+		}
+	}
+	for id, obj := range info.Uses {
+		if obj != v {
+			continue
+		}
+		cur, ok := x.ip.in.Root().FindNode(id)
+		if !ok {
+			return false
+		}
+		switch p := cur.Parent().Node().(type) {
+		case *ast.AssignStmt:
+			if slices.Contains(p.Lhs, ast.Expr(id)) {
+				return false
+			}
+		case *ast.UnaryExpr:
+			if p.Op == token.AND {
+				return false
+			}
+		}
+	}
+	return n == 1
+}
+
+// fix builds the edits of the component and reports it at its first
+// create.
+func (x *check) fix() {
+	pass, info, c := x.ip.pass, x.info(), x.c
+	type fileFix struct {
+		im        *importer
+		task, ctx string
+		positions []token.Pos
+	}
+	files := map[*ast.File]*fileFix{}
+	var edits []analysis.TextEdit
+	fileOf := func(pos token.Pos) *ast.File {
+		for _, f := range pass.Files {
+			if f.FileStart <= pos && pos < f.FileEnd {
+				return f
+			}
+		}
+		return nil
+	}
+	ok := true
+	// name returns the name of the package path at pos, importing it.
+	name := func(pos token.Pos, path, want string) string {
+		f := fileOf(pos)
+		if f == nil {
+			ok = false
+			return ""
+		}
+		ff := files[f]
+		if ff == nil {
+			ff = &fileFix{im: &importer{s: &site{pass: pass}, file: f, pos: pos}}
+			files[f] = ff
+		}
+		ff.positions = append(ff.positions, pos)
+		var n string
+		var found bool
+		if path == taskPath {
+			if ff.task == "" {
+				for _, w := range []string{"task", "tasktuple"} {
+					if ff.task, found = ff.im.name(path, w); found {
+						break
+					}
+				}
+			}
+			n, found = ff.task, ff.task != ""
+		} else {
+			if ff.ctx == "" {
+				ff.ctx, _ = ff.im.name(path, want)
+			}
+			n, found = ff.ctx, ff.ctx != ""
+		}
+		if !found {
+			ok = false
+			return ""
+		}
+		// The name must denote the package, or nothing, at pos too.
+		obj := ff.im.s.lookup(n, pos)
+		if pn, isPkg := obj.(*types.PkgName); obj != nil && (!isPkg || pn.Imported().Path() != path) {
+			ok = false
+		}
+		return n
+	}
+	// The statements that a zero Group made by NewGroup replaces.
+	var replaced []ast.Node
+	sorted := slices.Clone(c.creates)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].cur.Node().Pos() < sorted[j].cur.Node().Pos() })
+	zero, failFast, keep := false, false, false
+	for _, cr := range sorted {
+		pos := cr.cur.Node().Pos()
+		t := name(pos, taskPath, "task")
+		limited := x.block && x.limitedGroup(cr)
+		if cr.call == nil {
+			zero = true
+			if !limited {
+				continue
+			}
+			var st ast.Node = cr.decl
+			if st == nil {
+				st = cr.cur.Node()
+			}
+			ctxPkg := name(pos, "context", "context")
+			replaced = append(replaced, st)
+			edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(),
+				NewText: fmt.Appendf(nil, "%s, _ := %s.NewGroup(%s.Background(), %s.KeepGoing|%s.FirstError|%s.BlockAtLimit)", cr.v.Name(), t, ctxPkg, t, t, t)})
+			continue
+		}
+		opts := []string{t + ".FirstError"}
+		if x.keepGoing[cr] {
+			keep = true
+			opts = []string{t + ".KeepGoing", t + ".FirstError"}
+		} else {
+			failFast = true
+		}
+		if limited {
+			opts = append(opts, t+".BlockAtLimit")
+		}
+		edits = append(edits,
+			analysis.TextEdit{Pos: cr.call.Fun.Pos(), End: cr.call.Fun.End(), NewText: []byte(t + ".NewGroup")},
+			analysis.TextEdit{Pos: cr.call.Rparen, End: cr.call.Rparen, NewText: []byte(", " + strings.Join(opts, "|"))})
+	}
+	inReplaced := func(n ast.Node) bool {
+		for _, r := range replaced {
+			if within(n, r) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[ast.Expr]bool{}
+	for _, te := range c.types {
+		if seen[te] || inReplaced(te) {
+			continue
+		}
+		seen[te] = true
+		edits = append(edits, analysis.TextEdit{Pos: te.Pos(), End: te.End(), NewText: []byte(name(te.Pos(), taskPath, "task") + ".Group")})
+	}
+	for _, e := range c.events {
+		if e.method != "Go" && e.method != "TryGo" {
+			continue
+		}
+		arg := e.call.Args[0]
+		ctxPkg := name(arg.Pos(), "context", "context")
+		if lit, isLit := ast.Unparen(arg).(*ast.FuncLit); isLit {
+			results := "error"
+			if lit.Type.Results != nil {
+				results = (&site{pass: pass}).text(lit.Type.Results.Pos(), lit.Type.Results.End())
+			}
+			edits = append(edits, analysis.TextEdit{Pos: lit.Type.Pos(), End: lit.Type.End(), NewText: fmt.Appendf(nil, "func(%s.Context) %s", ctxPkg, results)})
+			continue
+		}
+		edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(),
+			NewText: fmt.Appendf(nil, "func(%s.Context) error { return %s() }", ctxPkg, types.ExprString(arg))})
+	}
+	for _, le := range x.limitEdit {
+		t := name(le.Pos, taskPath, "task")
+		le.NewText = []byte(strings.ReplaceAll(string(le.NewText), "\x00", t))
+		edits = append(edits, le)
+	}
+	if !ok {
+		return
+	}
+	for _, ff := range files {
+		edits = append(edits, ff.im.edits()...)
+	}
+	_ = info
+	var what []string
+	if zero {
+		what = append(what, "the zero task.Group is errgroup's zero Group (KeepGoing, FirstError)")
+	}
+	if failFast {
+		what = append(what, "a failure cancels the context and no child starts after it (errgroup ran the rest with a canceled context)")
+	}
+	if keep {
+		what = append(what, "every child runs, as with errgroup (KeepGoing)")
+	}
+	switch {
+	case x.block:
+		what = append(what, "at the limit Go blocks the caller, as errgroup's does (BlockAtLimit)")
+	case x.limited:
+		what = append(what, "at the limit Go queues the child rather than blocking the loop, which is finite")
+	}
+	what = append(what, "a Go after the Wait would panic (there is none)")
+	first := sorted[0].cur.Node()
+	if id, isID := first.(*ast.Ident); isID {
+		// var g errgroup.Group: report the declaration.
+		for cc := range sorted[0].cur.Enclosing((*ast.DeclStmt)(nil), (*ast.Field)(nil)) {
+			first = cc.Node()
+			break
+		}
+		_ = id
+	}
+	names := []string{}
+	for _, v := range c.vars {
+		if !slices.Contains(names, v.Name()) {
+			names = append(names, v.Name())
+		}
+	}
+	pass.Report(analysis.Diagnostic{
+		Pos: first.Pos(),
+		End: first.End(),
+		Message: fmt.Sprintf("this errgroup group (%s) is a task.Group in place: rewrite it to get panics raised in Wait; the error is errgroup's (FirstError); %s",
+			strings.Join(names, ", "), strings.Join(what, "; ")),
+		SuggestedFixes: []analysis.SuggestedFix{{Message: "Rewrite to task.Group in place", TextEdits: edits}},
+	})
+}

@@ -1,0 +1,215 @@
+package errgroupinplace
+
+import (
+	"context"
+	"errors"
+	"iter"
+
+	"golang.org/x/sync/errgroup"
+)
+
+type Item struct{ ID int }
+
+func process(ctx context.Context, it Item) error { return nil }
+func work() error                                { return nil }
+
+var rateExceededErr = errors.New("rate limit exceeded")
+
+func insert(ctx context.Context, id int) error { return rateExceededErr }
+func attach(ctx context.Context, id int) error { return nil }
+
+// x/build's internal/cloud: the wait's error is returned, and the callers
+// compare it with ==: not Do, whose error is a *task.CallError, but the
+// group in place, whose error is errgroup's (FirstError).
+func createInstance(ctx context.Context, id int) error {
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup group \(g\) is a task.Group in place: rewrite it to get panics raised in Wait; the error is errgroup's \(FirstError\); a failure cancels the context`
+	g.Go(func() error {
+		return insert(ctx, id)
+	})
+	g.Go(func() error {
+		return attach(ctx, id)
+	})
+	return g.Wait()
+}
+
+// The same, the error stored: it leaves the function too.
+type result struct{ err error }
+
+func stored(ctx context.Context, r *result, id int) {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
+	g.Go(func() error { return insert(ctx, id) })
+	g.Go(func() error { return attach(ctx, id) })
+	if err := g.Wait(); err != nil {
+		r.err = err
+	}
+}
+
+// Only compared with nil: Do.
+func checked(ctx context.Context, id int) bool {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Do`
+	g.Go(func() error { return insert(ctx, id) })
+	g.Go(func() error { return attach(ctx, id) })
+	if err := g.Wait(); err != nil {
+		return false
+	}
+	return true
+}
+
+// A zero Group variable: task's zero Group is errgroup's.
+func zeroVar(items []Item) error {
+	var g errgroup.Group // want `task.Group in place`
+	for _, it := range items {
+		g.Go(func() error { return process(context.Background(), it) })
+	}
+	var n int
+	g.Go(work)
+	err := g.Wait()
+	n++
+	return err
+}
+
+// A group passed to a function of the package, which gives it children:
+// the parameter becomes a *task.Group too.
+func passed(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
+	for _, it := range items {
+		spawn(ctx, g, it)
+	}
+	return g.Wait()
+}
+
+func spawn(ctx context.Context, g *errgroup.Group, it Item) {
+	g.Go(func() error { return process(ctx, it) })
+}
+
+// The wait runs in a goroutine of its own (a pipeline).
+func waitInGoroutine(ctx context.Context, items []Item) <-chan error {
+	errc := make(chan error, 1)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
+	for _, it := range items {
+		g.Go(func() error { return process(ctx, it) })
+	}
+	go func() { errc <- g.Wait() }()
+	return errc
+}
+
+// SetLimit with a loop over a slice: finite, task's queue is bounded by
+// the slice.
+func boundedLimit(ctx context.Context, items []Item, n int) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*at the limit Go queues the child rather than blocking the loop, which is finite`
+	g.SetLimit(n)
+	for _, it := range items {
+		if it.ID < 0 {
+			continue
+		}
+		g.Go(func() error { return process(ctx, it) })
+	}
+	return g.Wait()
+}
+
+// SetLimit with a loop over a channel: errgroup's Go blocked the loop at
+// the limit; task.BlockAtLimit keeps that.
+func unboundedLimit(ctx context.Context, items <-chan Item) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*at the limit Go blocks the caller, as errgroup's does \(BlockAtLimit\)`
+	g.SetLimit(8)
+	for it := range items {
+		g.Go(func() error { return process(ctx, it) })
+	}
+	return g.Wait()
+}
+
+// The same with a zero Group and an iterator: made by NewGroup, which
+// takes the option.
+func unboundedZero(seq iter.Seq[Item]) error {
+	var g errgroup.Group // want `task.Group in place.*BlockAtLimit`
+	g.SetLimit(-1 + 5)
+	for it := range seq {
+		g.Go(func() error { return process(context.Background(), it) })
+	}
+	return g.Wait()
+}
+
+// A negative constant limit is task.NoLimit.
+func noLimit(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
+	g.SetLimit(-1)
+	for _, it := range items {
+		g.Go(func() error { return process(ctx, it) })
+	}
+	return g.Wait()
+}
+
+// A component that owns its group in a field, made and waited for in one
+// function.
+type batch struct {
+	g     *errgroup.Group
+	items []Item
+}
+
+func (b *batch) run(ctx context.Context) error {
+	b.g, ctx = errgroup.WithContext(ctx) // want `task.Group in place`
+	for _, it := range b.items {
+		b.g.Go(func() error { return process(ctx, it) })
+	}
+	return b.g.Wait()
+}
+
+// A zero Group field whose Go and Wait are in different methods: no fix,
+// a diagnostic.
+type pool struct {
+	g errgroup.Group // want `errgroup group in a field \(g\): no fix, Go and Wait in different functions \(add, wait\)`
+}
+
+func (p *pool) add(it Item) { p.g.Go(func() error { return process(context.Background(), it) }) }
+func (p *pool) wait() error { return p.g.Wait() }
+
+// Near misses: nothing reported.
+
+// A Go after the Wait: errgroup runs it unwaited, task panics.
+func goAfterWait(ctx context.Context, items []Item) error {
+	var g errgroup.Group
+	g.Go(work)
+	err := g.Wait()
+	for _, it := range items {
+		g.Go(func() error { return process(ctx, it) })
+	}
+	return err
+}
+
+// Waited for in a loop that gives it children again.
+func loopWait(items [][]Item) error {
+	var g errgroup.Group
+	for _, batch := range items {
+		for _, it := range batch {
+			g.Go(func() error { return process(context.Background(), it) })
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Passed to a function of another package.
+func passedAway(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return process(ctx, Item{}) })
+	consume(g)
+	return g.Wait()
+}
+
+var consume = func(g *errgroup.Group) {}
+
+// Children that ignore the derived context, which the loop reads: with
+// KeepGoing it would not be canceled at the first failure.
+func ctxRead(ctx context.Context, items []Item) error {
+	g, gctx := errgroup.WithContext(ctx)
+	for _, it := range items {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error { return work() })
+		_ = it
+	}
+	return g.Wait()
+}
