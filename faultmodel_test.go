@@ -34,11 +34,12 @@ const (
 	opGo                        // Scope whose body starts the children with Spawn, Group.Go and Group.TryGo in turn, then waits for the spawned among its first k
 	opGoLimit                   // Scope with SetLimit(2): the body starts child 0 with Group.Go, which starts the others with Spawn and Group.Go in turn; the body waits for the spawned among its first k
 	opScopeTree                 // Scope with SetLimit(2): the body spawns child 0, which spawns the others, waits for children 1 to k, then does what its position does
+	opNewGroup                  // NewGroup: the caller starts the children as opGo does, then Wait; nothing waits for a child's task
 	numOps
 )
 
 var opNames = [...]string{"Await", "Run", "All", "Map", "Scope", "ScopeLimit", "MapSeq", "MapSeqUnordered",
-	"Do", "ForEach", "ForEachSeq", "Go", "GoLimit", "ScopeTree"}
+	"Do", "ForEach", "ForEachSeq", "Go", "GoLimit", "ScopeTree", "NewGroup"}
 
 func (o op) String() string { return opNames[o] }
 
@@ -64,7 +65,7 @@ func (o op) graceful() bool { return o.runs() && o != opDo }
 // scope reports whether o is a Scope.
 func (o op) scope() bool {
 	switch o {
-	case opScope, opScopeLimit, opGo, opGoLimit, opScopeTree:
+	case opScope, opScopeLimit, opGo, opGoLimit, opScopeTree, opNewGroup:
 		return true
 	}
 	return false
@@ -98,7 +99,7 @@ const (
 // others spawn every child.
 func (o op) startOf(i int) start {
 	switch {
-	case o == opGo:
+	case o == opGo, o == opNewGroup:
 		return start(i % 3)
 	case o == opGoLimit && (i == 0 || i%2 == 1):
 		return byGo
@@ -116,7 +117,7 @@ func (o op) waited(n, k int) []int {
 		}
 		return list
 	}
-	if !o.scope() {
+	if !o.scope() || o == opNewGroup {
 		return nil
 	}
 	for i := range min(k, n) {
@@ -1113,6 +1114,8 @@ func (st simState) expectation() expectation {
 		e.call, e.arg = "MapSeq", "inputs"
 	case opMapSeqUnordered:
 		e.call, e.arg = "MapSeqUnordered", "inputs"
+	case opNewGroup:
+		e.call, e.arg = "Group", "children"
 	default:
 		e.call, e.arg = "Scope", "children"
 	}

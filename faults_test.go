@@ -285,6 +285,19 @@ func callScope(ctx context.Context, r *rig, got *observed, opts []Option) {
 			}
 		}
 	}
+	if s.op == opNewGroup {
+		g, _ := NewGroup(ctx, opts...)
+		for i := range n {
+			startChild(g, i, r.fn(i))
+		}
+		close(spawned)
+		got.err = g.Wait()
+		if c := refused.Load(); c > 0 {
+			got.badTasks = append(got.badTasks, fmt.Sprintf("TryGo refused %d children with no limit", c))
+		}
+		checkTasks(r, got, tasks, got.err)
+		return
+	}
 	res, err := Scope(ctx, func(ctx context.Context, g *Group) (int, error) {
 		switch s.op {
 		case opScope, opGo:
@@ -326,8 +339,14 @@ func callScope(ctx context.Context, r *rig, got *observed, opts []Option) {
 	if c := refused.Load(); c > 0 {
 		got.badTasks = append(got.badTasks, fmt.Sprintf("TryGo refused %d children with no limit", c))
 	}
-	// Every child's task holds what its function returned, or, if it never
-	// started, its cancellation.
+	checkTasks(r, got, tasks, err)
+}
+
+// checkTasks checks that every child's task holds what its function
+// returned, or, if it never started, its cancellation.
+func checkTasks(r *rig, got *observed, tasks []*Task[int], err error) {
+	s := r.s
+	n := len(r.sl)
 	calls := r.calls()
 	vals := make([]any, n)
 	for i, tk := range tasks {

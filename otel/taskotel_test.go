@@ -772,3 +772,24 @@ func TestOtherProviders(t *testing.T) {
 		t.Errorf("%d spans recorded, none sampled", n)
 	}
 }
+
+func TestNewGroup(t *testing.T) {
+	r, ctx := record(t)
+	g, gctx := task.NewGroup(ctx)
+	g.Go(func(context.Context) error { return nil })
+	g.Go(func(context.Context) error { return errors.New("disk full") })
+	if err := g.Wait(); err == nil {
+		t.Fatal("Wait: nil")
+	}
+	_ = gctx
+	spans := r.spans()
+	call := get(t, spans, "task.Group")
+	childOf(t, call, get(t, spans, "root"))
+	checkStatus(t, call, codes.Error, "task: Group: children[1]: disk full")
+	c0 := get(t, spans, "task.Group children[0]")
+	childOf(t, c0, call)
+	checkAttrs(t, c0, "task.call", "Group", "task.arg", "children[0]", "task.index", "0")
+	c1 := get(t, spans, "task.Group children[1]")
+	childOf(t, c1, call)
+	checkStatus(t, c1, codes.Error, "disk full")
+}

@@ -247,3 +247,38 @@ func TestDumpGroupStop(t *testing.T) {
 		}
 	})
 }
+
+// TestDumpNewGroup: a Group of NewGroup is listed as task.Group, with its
+// children, from NewGroup until its Wait returns.
+func TestDumpNewGroup(t *testing.T) {
+	taskdump.Enable()
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		g, _ := task.NewGroup(context.Background())
+		g.SetLimit(1)
+		g.Go(func(context.Context) error { <-release; return nil })
+		g.Go(func(context.Context) error { return nil })
+		time.Sleep(time.Second)
+		synctest.Wait()
+		var b strings.Builder
+		if err := taskdump.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		want := `task.Group                                 running 1s
+  children[0]                              running 1s
+  children[1]                              waiting 1s
+`
+		if got := b.String(); got != want {
+			t.Errorf("dump:\n%s\nwant:\n%s", got, want)
+		}
+		close(release)
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		b.Reset()
+		taskdump.Write(&b)
+		if b.Len() != 0 {
+			t.Errorf("calls left after Wait returned:\n%s", b.String())
+		}
+	})
+}

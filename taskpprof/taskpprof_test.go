@@ -100,3 +100,24 @@ func TestCost(t *testing.T) {
 		t.Errorf("Run2 with labels: %v allocations; want at most 16 (7 per function, 2 for the call)", n)
 	}
 }
+
+// TestGoroutineProfileNewGroup: the children of a Group of NewGroup carry
+// the labels of their call and position.
+func TestGoroutineProfileNewGroup(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{})
+	g, _ := task.NewGroup(context.Background())
+	g.Go(func(context.Context) error { return nil })
+	g.Go(func(context.Context) error { close(started); <-release; return nil })
+	<-started
+	var b bytes.Buffer
+	pprof.Lookup("goroutine").WriteTo(&b, 1)
+	close(release)
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	want := `labels: {"task.arg":"children[1]", "task.call":"Group"}`
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("goroutine profile lacks %s:\n%s", want, b.String())
+	}
+}

@@ -61,3 +61,25 @@ func TestRecordsStop(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsNewGroup: a Group of NewGroup is a task of the trace, with
+// its children's regions, from NewGroup to its Wait.
+func TestRecordsNewGroup(t *testing.T) {
+	tasktrace.Enable()
+	var b bytes.Buffer
+	if err := trace.Start(&b); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := task.NewGroup(context.Background())
+	g.Go(func(context.Context) error { return nil })
+	g.Go(func(context.Context) error { return errors.New("down") })
+	if err := g.Wait(); err == nil {
+		t.Fatal("Wait: nil; want the failure")
+	}
+	trace.Stop()
+	for _, want := range []string{"task.Group", "Group children[0]", "Group children[1]", "task.error"} {
+		if !bytes.Contains(b.Bytes(), []byte(want)) {
+			t.Errorf("the trace does not mention %q", want)
+		}
+	}
+}
