@@ -19,6 +19,13 @@
 // declares the variables in the statement that the second removes) are
 // applied in two passes: when a pass leaves a fix out, taskvet runs the
 // fixes again, up to maxFixPasses passes.
+//
+// The fixes import github.com/tasktuple/task. In a module that does not
+// require it yet, taskvet -fix adds the requirement after applying them,
+// as go get would (go get github.com/tasktuple/task@main; or, where go.mod
+// already replaces the module by a directory, the requirement that go mod
+// tidy writes for it); if that fails, it prints the one line to run and
+// exits with status 1.
 package main
 
 import (
@@ -94,8 +101,15 @@ func fixThenCheck(args, rest []string) int {
 	// A pass exits with status 1 when it could not apply every fix, as
 	// when two fixes edit the same line; the next pass applies what is
 	// left. (Status 1 may also be an error, which the next pass repeats.)
+	// The fixes import the task package: a module that does not require
+	// it yet gets the requirement after each pass, before anything loads
+	// the packages again.
+	mod, inModule := findMainModule()
 	for pass := 1; ; pass++ {
 		code := run(args)
+		if inModule && !mod.require() {
+			return 1
+		}
 		if code == 0 {
 			break
 		}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// taskModule is the module that the fixes import.
+const taskModule = "github.com/tasktuple/task"
+
+// getLine is what to run by hand when taskvet cannot add the requirement:
+// the install line of the README (the module has no tag yet).
+const getLine = "go get " + taskModule + "@main"
+
+// A mainModule is the module taskvet -fix runs in, as go mod edit -json
+// shows its go.mod.
+type mainModule struct {
+	dir      string // the directory of go.mod
+	requires bool   // it requires taskModule
+	replaced bool   // it replaces taskModule (with no version: any)
+}
+
+// findMainModule reads the go.mod of the module in the current directory;
+// ok is false outside a module.
+func findMainModule() (m mainModule, ok bool) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	gomod := strings.TrimSpace(string(out))
+	if err != nil || gomod == "" || gomod == os.DevNull {
+		return m, false
+	}
+	js, err := exec.Command("go", "mod", "edit", "-json", gomod).Output()
+	if err != nil {
+		return m, false
+	}
+	var f struct {
+		Require []struct{ Path string }
+		Replace []struct{ Old struct{ Path, Version string } }
+	}
+	if json.Unmarshal(js, &f) != nil {
+		return m, false
+	}
+	m.dir = filepath.Dir(gomod)
+	for _, r := range f.Require {
+		m.requires = m.requires || r.Path == taskModule
+	}
+	for _, r := range f.Replace {
+		m.replaced = m.replaced || r.Old.Path == taskModule && r.Old.Version == ""
+	}
+	return m, true
+}
+
+// importsTask reports whether a Go file of the module (outside vendor and
+// testdata, and nested modules) imports the task package or one of its
+// packages.
+func importsTask(dir string) bool {
+	found := false
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if path != dir {
+				switch d.Name() {
+				case "vendor", "testdata", ".git":
+					return filepath.SkipDir
+				}
+				if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err == nil && (strings.Contains(string(src), `"`+taskModule+`"`) || strings.Contains(string(src), `"`+taskModule+`/`)) {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+// require makes the module require taskModule once the fixes import it, as
+// go get would: with go get of the README's version, or, where go.mod
+// replaces the module by a directory, the version go mod tidy writes for
+// such a replace. It reports whether the module requires it now; if not,
+// it has printed the one line to run.
+func (m *mainModule) require() bool {
+	if m.requires || !importsTask(m.dir) {
+		return true
+	}
+	var cmd *exec.Cmd
+	if m.replaced {
+		cmd = exec.Command("go", "mod", "edit", "-require="+taskModule+"@v0.0.0-00010101000000-000000000000")
+	} else {
+		cmd = exec.Command("go", "get", taskModule+"@main")
+	}
+	cmd.Dir = m.dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "taskvet: the fixes import %s, which this module does not require, and %q failed (%s): run %s, then taskvet again\n",
+			taskModule, strings.Join(cmd.Args, " "), firstLine(out, err), getLine)
+		return false
+	}
+	fmt.Fprintf(os.Stderr, "taskvet: the fixes import %s: added it to %s (%s)\n", taskModule, filepath.Join(m.dir, "go.mod"), strings.Join(cmd.Args, " "))
+	m.requires = true
+	return true
+}
+
+func firstLine(out []byte, err error) string {
+	s := strings.TrimSpace(string(out))
+	if s == "" {
+		return err.Error()
+	}
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// requireDemo is a module that uses errgroup and does not require the task
+// package: the fix imports it.
+const requireDemo = `package demo
+
+import (
+	"context"
+
+	"golang.org/x/sync/errgroup"
+)
+
+func put(ctx context.Context, n int) error { return nil }
+
+func all(ctx context.Context, xs []int) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for _, x := range xs {
+		g.Go(func() error { return put(ctx, x) })
+	}
+	return g.Wait()
+}
+`
+
+// TestFixAddsRequirement runs taskvet -fix in a module that does not
+// require github.com/tasktuple/task: with a replace of it in go.mod, taskvet
+// adds the requirement as go mod tidy writes it, and the check after the
+// fix loads the packages (no "analysis skipped"); without one, and no way
+// to fetch it (GOPROXY=off), it prints the one line to run and exits 1.
+func TestFixAddsRequirement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds taskvet and a module")
+	}
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "taskvet")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, sums := syncModule(t)
+	for _, tc := range []struct {
+		name    string
+		replace bool
+	}{{"replaced", true}, {"unknown", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			gomod := "module example.com/demo\n\ngo 1.26\n\nrequire golang.org/x/sync " + version + "\n"
+			if tc.replace {
+				gomod += "\nreplace github.com/tasktuple/task => " + root + "\n"
+			}
+			write(t, filepath.Join(dir, "go.mod"), gomod)
+			write(t, filepath.Join(dir, "go.sum"), sums)
+			write(t, filepath.Join(dir, "demo.go"), requireDemo)
+			cmd := exec.Command(bin, "-fix", "./...")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+			out, err := cmd.CombinedOutput()
+			if strings.Contains(string(out), "analysis skipped") || strings.Contains(string(out), "no required module provides") {
+				t.Errorf("taskvet -fix printed the loader's errors:\n%s", out)
+			}
+			mod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+			if !tc.replace {
+				exit, ok := err.(*exec.ExitError)
+				if !ok || exit.ExitCode() != 1 {
+					t.Errorf("taskvet -fix: %v, want exit status 1\n%s", err, out)
+				}
+				if lines := strings.Count(strings.TrimSpace(string(out)), "\n") + 1; lines != 1 || !strings.Contains(string(out), "run go get github.com/tasktuple/task@main") {
+					t.Errorf("taskvet -fix printed %d lines:\n%s\nwant one that says to run go get github.com/tasktuple/task@main", lines, out)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("taskvet -fix: %v\n%s", err, out)
+			}
+			if !strings.Contains(string(mod), "github.com/tasktuple/task v0.0.0-00010101000000-000000000000") {
+				t.Errorf("go.mod after taskvet -fix:\n%s\nwant the requirement of github.com/tasktuple/task", mod)
+			}
+			build := exec.Command("go", "build", "./...")
+			build.Dir = dir
+			build.Env = cmd.Env
+			if b, err := build.CombinedOutput(); err != nil {
+				t.Errorf("the fixed module does not build: %v\n%s", err, b)
+			}
+		})
+	}
+}
