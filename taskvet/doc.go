@@ -3,7 +3,7 @@
 //
 // Run them with the taskvet command, alone or under go vet:
 //
-//	go install github.com/tasktuple/task/taskvet/cmd/taskvet@latest
+//	go install github.com/tasktuple/task/taskvet/cmd/taskvet@main
 //	taskvet ./...
 //	go vet -vettool=$(which taskvet) ./...
 //	taskvet -fix ./...    # apply the errgroup migrations
@@ -74,8 +74,8 @@
 //
 // A group made by errgroup.WithContext or a zero errgroup.Group (var,
 // literal or new), used only by Go, TryGo and SetLimit until one statement
-// of the same block waits for it, is rewritten to the form of the task
-// package that does the same on the success path:
+// of the same block waits for it, is rewritten to the smallest form of the
+// task package that does the same:
 //
 //   - a fixed fan-out (g.Go calls in a row, then the wait) whose functions
 //     assign results to variables declared before it: task.RunN, with
@@ -86,69 +86,72 @@
 //     errors.As still finds it. Results read on the error path get
 //     task.Settled, which leaves what each function produced, as errgroup
 //     did.
-//   - a fixed fan-out of error-only functions: task.Do.
+//   - a fixed fan-out of error-only functions whose wait's error is only
+//     compared with nil: task.Do.
 //   - a range loop over a slice whose body only passes a closure to g.Go:
-//     task.ForEach, with SetLimit's limit if it is a constant or known to
-//     be positive (a negative constant, errgroup's "no limit", and no
-//     SetLimit are task.NoLimit).
-//   - anything else (other loops, statements between the calls, children
-//     that spawn more): task.Scope, whose body is the same statements with
-//     the same closures, each now a g.Go child of the Scope's group. A
-//     wait that runs only if an error is nil (if err == nil { err =
-//     g.Wait() }, after a walk that spawns) keeps that shape: the body
-//     returns err as its failure, and err gets the Scope's error only if
-//     it is nil.
+//     task.ForEach (task.Map if it stores each result at its index), with
+//     SetLimit's limit if it is a constant or known to be positive (a
+//     negative constant, errgroup's "no limit", and no SetLimit are
+//     task.NoLimit).
 //
-// RunN, Map, ForEach and Scope get task.FirstError: they return the first
-// failure as its function returned it, errgroup's error, so its message
-// and what == finds stay the same. Do takes no options: its error is a
-// *task.CallError, whose message names the function that failed, so
-// error-only functions whose error is compared with == or type-asserted
-// get a Scope instead. Every form passes panics to the caller as a
-// *task.PanicError once everything has returned. The fix's message says
-// what else changes.
+// Where none fits, the group stays in place and becomes a task.Group:
+// errgroup.WithContext(ctx) becomes task.NewGroup(ctx, task.FirstError),
+// a zero errgroup.Group the zero task.Group (errgroup's zero Group), each
+// g.Go(func() error {...}) g.Go(func(context.Context) error {...}), and
+// the code around the group, its Wait included, stays. The group is
+// followed through the variables, the parameters of the package's own
+// unexported functions and the fields it is assigned or passed to: they
+// change type together, or none does. A group kept in a field gets the fix
+// only where one function makes it, gives it children and waits; else it
+// is reported without a fix, as the order of the other functions' calls is
+// not known.
 //
-// A zero Group made again by errgroup.WithContext under a condition (if
-// e.Failfast { g, ctx = errgroup.WithContext(ctx) }) is fail-fast when the
-// condition holds and cancels nothing when it does not: the fix keeps the
-// if, which sets a variable to task.KeepGoing or 0, and passes it. A group
-// made again in the same variables after the wait (g, ctx =
-// errgroup.WithContext(ctx)) is a site of its own; the fix of the first
-// declares the variables there (:=). When both have a fix, the two edit
-// that line, and taskvet -fix applies them in two passes.
+// RunN, Map, ForEach and the group in place get task.FirstError: they
+// return the first failure as its function returned it, errgroup's error,
+// so its message and what == finds stay the same. Do takes no options: its
+// error is a *task.CallError, whose message names the function that
+// failed, so an error-only fan-out whose wait's error leaves the function
+// (returned, stored, passed on, where a caller may compare it) stays a
+// group in place. Every form raises a panic of a child in the caller (or
+// Wait) as a *task.PanicError once everything has returned. The fix's
+// message says what else changes.
 //
 // After a failure, errgroup still calls every function passed to Go, with
-// a canceled context; Map, ForEach and Scope start no call after a failure.
-// A child that passes the derived context on is taken to honor it: not
-// starting it after a failure differs only in what it would have done
-// before looking at the context (a log line, a lookup), on the failure
-// path. So these forms are fail-fast when every child uses the derived
-// context and does nothing that code outside it may wait for: close, send
-// on or receive from a channel it did not make, or call Done, Unlock or
-// Release on something it did not take, as a child that defers close(ch)
-// for a reader of the channel does (not started, it would leave the reader
-// waiting forever). A child that begins with its call that gets the
-// context and returns if it fails is fine in any case. A zero Group, or
-// children that do not mention the derived context, get task.KeepGoing
-// (every call runs, nothing is canceled: exact). Any other child gets no
+// a canceled context; Map, ForEach and a fail-fast task.Group start no
+// call after a failure. A child that passes the derived context on is
+// taken to honor it: not starting it after a failure differs only in what
+// it would have done before looking at the context (a log line, a lookup),
+// on the failure path. So these forms are fail-fast when every child uses
+// the derived context and does nothing that code outside it may wait for:
+// close, send on or receive from a channel it did not make, or call Done,
+// Unlock or Release on something it did not take, as a child that defers
+// close(ch) for a reader of the channel does (not started, it would leave
+// the reader waiting forever). A child that begins with its call that gets
+// the context and returns if it fails is fine in any case. A zero Group,
+// or children that do not mention the derived context, get task.KeepGoing
+// (every call runs, nothing is canceled: exact, unless code other than the
+// children reads the derived context before the Wait, which KeepGoing
+// would not cancel at the first failure: no fix). Any other child gets no
 // fix. The fixed fan-outs (RunN, Do) call every function, as errgroup
-// does. With SetLimit, a task.Group queues a child at the limit instead of
-// blocking the loop; a limit that may be negative (errgroup's "no limit")
-// is set only when positive.
+// does.
 //
-// No fix is offered where the rewrite could change what the code does on
-// the success path: a group passed on, stored or used after the wait
-// (other than made again); the derived context used after the wait; a
-// return of nil (a return of an error becomes the Scope body's failure), a
-// defer or a branch out of the statements a Scope body would take; a
-// variable they declare used after the wait; SetLimit(0).
-// Two shapes are reported without a fix, as the task package is the better
-// tool but the rewrite is not mechanical: children that call g.Go under
-// SetLimit (errgroup blocks them at the limit while they hold a slot), and
-// recursive spawning with a hand-rolled channel limiter (written because
-// SetLimit starves; a Scope's limit does not). A pipeline, whose wait runs
-// in a goroutine, and goroutines bound to a component's lifetime are left
-// alone.
+// A task.Group panics on a Go after its Wait, where errgroup ran the
+// function unwaited: the group in place needs every Go before the Wait
+// (children, which run before Wait returns, may spawn), or after the group
+// is made again, and no loop that waits and spawns again without making
+// it. SetLimit must come before the first Go, in the function that makes
+// the group; a negative constant becomes task.NoLimit, a limit that may be
+// negative is set only when positive, SetLimit(0) has no fix. errgroup's
+// Go blocks the spawner at the limit, task's queues the child: a limited
+// group whose Go runs in a loop over a channel or an iterator, a loop
+// without a counter, a callback or a child gets task.BlockAtLimit, which
+// blocks as errgroup does (a zero Group is then made by task.NewGroup).
+//
+// No fix is offered where the rewrite could change what the code does: a
+// group passed to a function of another package, to an exported function,
+// returned, or used in another way; a Go after its Wait; SetLimit(0) or a
+// SetLimit after the first Go; a child that would not run after a failure
+// and does what other code waits for.
 //
 // A comment //taskvet:keep-errgroup on the line that makes the group, or
 // the line above, keeps a site as it is. The bench module of this

@@ -623,7 +623,7 @@ func (f *fix) context() (string, bool) {
 	return f.ctx, true
 }
 
-// options returns the options of a fix into RunN, Map, ForEach or Scope:
+// options returns the options of a fix into RunN, Map or ForEach:
 // task.FirstError, so that the call returns errgroup's error (the first
 // failure as its function returned it, not a *task.CallError), with
 // task.KeepGoing and task.Settled when asked, as in
@@ -640,7 +640,7 @@ func (f *fix) options(keepGoing, settled bool) string {
 }
 
 // siteOptions returns the options of a fix of the site into Map, ForEach
-// or Scope (see options). A group made fail-fast only under a condition
+// (see options). A group made fail-fast only under a condition
 // (matchCond) gets a variable that holds task.KeepGoing, or 0 when the
 // condition holds: the rewrite is exact only if the fail-fast branch is
 // (keepGoing false), else ok is false.

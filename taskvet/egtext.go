@@ -82,12 +82,6 @@ func (s *site) deleteLines(st ast.Node) analysis.TextEdit {
 	return analysis.TextEdit{Pos: start, End: end}
 }
 
-// lineStart returns the start of the line of pos.
-func (s *site) lineStart(pos token.Pos) token.Pos {
-	tf := s.pass.Fset.File(pos)
-	return tf.LineStart(tf.Line(pos))
-}
-
 // An importer names the packages a fix mentions, adding the imports the
 // file lacks in one edit.
 type importer struct {

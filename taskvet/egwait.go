@@ -13,7 +13,6 @@ const (
 	waitIfInit waitForm = iota // if err := g.Wait(); cond {, or err =
 	waitAssign                 // err := g.Wait(), or err =
 	waitExpr                   // g.Wait() in another expression: return g.Wait(), require.NoError(t, g.Wait())
-	waitIfNil                  // if err == nil { err = g.Wait() }: Scope only (waitIfNil)
 )
 
 // waitShape returns how the wait statement uses g.Wait(), and for the
@@ -61,83 +60,6 @@ func (s *site) waitShape() (form waitForm, as *ast.AssignStmt, ok bool) {
 		return ok
 	})
 	return waitExpr, nil, ok
-}
-
-// waitIfNil matches a wait that runs only if an error variable is nil, and
-// then stores the wait's error in it:
-//
-//	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-//		g.Go(func() error { ... })
-//		return nil
-//	})
-//	if err == nil {
-//		err = g.Wait()
-//	}
-//
-// The Scope's body returns err as its failure, and the wait keeps the
-// Scope's error only if err is nil. It returns the variable, and the
-// statement of body that declares it (err := ...), if one does: the fix
-// declares it before the Scope and assigns it in the body. ok is false if
-// the wait has another shape.
-func (s *site) waitIfNil(body []ast.Stmt) (v *types.Var, hoist *ast.AssignStmt, ok bool) {
-	info := s.info()
-	is, isIf := s.wait.(*ast.IfStmt)
-	if !isIf || is.Init != nil || is.Else != nil || len(is.Body.List) != 1 || len(body) == 0 {
-		return nil, nil, false
-	}
-	as, isAssign := is.Body.List[0].(*ast.AssignStmt)
-	if !isAssign || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != s.waitCall {
-		return nil, nil, false
-	}
-	v = varOf(info, as.Lhs[0])
-	if v == nil || !isError(v.Type()) || !isNilCheck(info, is.Cond, v) {
-		return nil, nil, false
-	}
-	if s.lookup("error", s.wait.Pos()) != types.Universe.Lookup("error") {
-		return nil, nil, false
-	}
-	// The children must not touch v: the body returns it.
-	for _, call := range s.goCalls {
-		if refers(info, call.Args[0], v) {
-			return nil, nil, false
-		}
-	}
-	for k, st := range body {
-		if !declaredIn(v, st) {
-			continue
-		}
-		a, isAssign := st.(*ast.AssignStmt)
-		if !isAssign || a.Tok != token.DEFINE || len(a.Lhs) != 1 || info.Defs[a.Lhs[0].(*ast.Ident)] != v {
-			return nil, nil, false
-		}
-		// Declared before the body's statements, v must not hide a
-		// variable of the same name that they mention up to its
-		// declaration.
-		nodes := []ast.Node{a.Rhs[0]}
-		for _, st := range body[:k] {
-			nodes = append(nodes, st)
-		}
-		inBody := func(o types.Object) bool { return o.Pos() >= body[0].Pos() && o.Pos() < body[len(body)-1].End() }
-		for _, n := range nodes {
-			hides := false
-			ast.Inspect(n, func(n ast.Node) bool {
-				if id, isID := n.(*ast.Ident); isID && id.Name == v.Name() {
-					if o := info.Uses[id]; o != nil && !inBody(o) {
-						hides = true
-					}
-				}
-				return !hides
-			})
-			if hides {
-				return nil, nil, false
-			}
-		}
-		return v, a, true
-	}
-	if v.Pos() >= body[0].Pos() {
-		return nil, nil, false // declared in a nested block
-	}
-	return v, nil, true
 }
 
 // listScope returns the scope of the block that holds the list.
@@ -276,41 +198,6 @@ func (s *site) namedResult(name string) bool {
 		}
 	}
 	return false
-}
-
-// errorChecks reports whether every use of the error of the wait compares
-// it with nil, or passes it on (to a return, errors.Is, a log): nothing
-// compares it with == to another error or asserts its type, which a
-// *task.CallError would change. Only Do returns one; the other forms pass
-// task.FirstError and return errgroup's error.
-func (s *site) errorChecks(v *types.Var) bool {
-	info := s.info()
-	for _, id := range s.uses(v) {
-		cur := s.cursorOf(id)
-		switch p := cur.Parent().Node().(type) {
-		case *ast.BinaryExpr:
-			other := p.X
-			if other == id {
-				other = p.Y
-			}
-			if o, ok := other.(*ast.Ident); !ok || info.Uses[o] != types.Universe.Lookup("nil") {
-				return false
-			}
-		case *ast.TypeAssertExpr, *ast.TypeSwitchStmt:
-			return false
-		case *ast.SwitchStmt:
-			return false
-		case *ast.AssignStmt:
-			for _, r := range p.Rhs {
-				if r == id {
-					if _, ok := cur.Parent().Parent().Node().(*ast.TypeSwitchStmt); ok {
-						return false
-					}
-				}
-			}
-		}
-	}
-	return true
 }
 
 // errorStays reports whether every use of v, the wait's error, compares it

@@ -631,11 +631,6 @@ func isNotNil(info *types.Info, cond ast.Expr, v *types.Var) bool {
 	return comparesNil(info, cond, v, token.NEQ)
 }
 
-// isNilCheck reports whether cond is v == nil.
-func isNilCheck(info *types.Info, cond ast.Expr, v *types.Var) bool {
-	return comparesNil(info, cond, v, token.EQL)
-}
-
 // comparesNil reports whether cond is v op nil.
 func comparesNil(info *types.Info, cond ast.Expr, v *types.Var, op token.Token) bool {
 	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)

@@ -39,7 +39,9 @@ func findMainModule() (m mainModule, ok bool) {
 	}
 	var f struct {
 		Require []struct{ Path string }
-		Replace []struct{ Old struct{ Path, Version string } }
+		Replace []struct {
+			Old struct{ Path, Version string }
+		}
 	}
 	if json.Unmarshal(js, &f) != nil {
 		return m, false
