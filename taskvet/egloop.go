@@ -572,4 +572,3 @@ func (s *site) forEach() bool {
 		fmt.Sprintf("this loop of %s.Go is task.ForEach: rewrite it to get panics passed to the caller; the error is errgroup's (FirstError); %s", s.group.Name(), what),
 		"Rewrite to task.ForEach")
 }
-
