@@ -106,6 +106,11 @@ func (ip *inPlace) comp(v *types.Var) *component {
 }
 
 func (ip *inPlace) union(a, b *types.Var) {
+	for _, v := range []*types.Var{a, b} {
+		if v.Pkg() != ip.pass.Pkg {
+			ip.fail(a, a.Pos(), "stored in "+v.Name()+" of package "+v.Pkg().Path())
+		}
+	}
 	ca, cb := ip.comp(a), ip.comp(b)
 	if ca == cb {
 		return
@@ -447,12 +452,26 @@ func (ip *inPlace) assignFrom(v *types.Var, rhs ast.Expr, cur inspector.Cursor, 
 		c.types = append(c.types, groupTypeExprs(info, rhs)...)
 		return
 	}
-	switch r := ast.Unparen(rhs).(type) {
-	case *ast.Ident, *ast.SelectorExpr:
-		return // another group: its own mention unites them
-	case *ast.UnaryExpr:
-		if r.Op == token.AND {
+	// Another group of the package (its own mention unites them), or nil.
+	e := ast.Unparen(rhs)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	var id *ast.Ident
+	switch r := e.(type) {
+	case *ast.Ident:
+		id = r
+	case *ast.SelectorExpr:
+		id = r.Sel
+	}
+	if id != nil {
+		switch o := info.Uses[id].(type) {
+		case *types.Nil:
 			return
+		case *types.Var:
+			if o.Pkg() == ip.pass.Pkg && isGroupType(o.Type()) && o.Parent() != ip.pass.Pkg.Scope() {
+				return
+			}
 		}
 	}
 	ip.fail(v, pos, "assigned from "+types.ExprString(rhs))

@@ -54,6 +54,38 @@ func TestGoldenCompiles(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the fixed code of %d golden files does not build:\n%s", len(goldens), out)
 	}
+	// The group in place of x/build's internal/cloud: the error that
+	// leaves the function is errgroup's, which its callers compare with
+	// ==; a limited group over a channel blocks at the limit and ends.
+	write(t, filepath.Join(dir, "errgroupinplace", "run_test.go"), `package errgroupinplace
+
+import (
+	"context"
+	"testing"
+)
+
+func TestInPlace(t *testing.T) {
+	if err := createInstance(context.Background(), 1); err != rateExceededErr {
+		t.Errorf("createInstance() = %v; want rateExceededErr itself", err)
+	}
+	items := make(chan Item)
+	go func() {
+		defer close(items)
+		for i := range 100 {
+			items <- Item{ID: i}
+		}
+	}()
+	if err := unboundedLimit(context.Background(), items); err != nil {
+		t.Errorf("unboundedLimit() = %v; want nil", err)
+	}
+}
+`)
+	cmd = exec.Command("go", "test", "-race", "-run", "^TestInPlace$", "./errgroupinplace")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the fixed code of errgroupinplace fails:\n%s", out)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "errgroupfix")); err != nil {
 		return
 	}
