@@ -267,9 +267,11 @@ func (x *check) checkFields() string {
 
 // An ordered event of a function: its position, and what it does.
 type orderEv struct {
-	pos  token.Pos
-	kind string // "create", "go", "wait"
-	cur  inspector.Cursor
+	pos      token.Pos
+	kind     string // "create", "go", "wait"
+	cur      inspector.Cursor
+	until    token.Pos // for a wait: where the code that follows it ends
+	terminal bool      // for a wait: the function returns at until
 }
 
 // checkOrder checks that no Go comes after a Wait of the same group: in
@@ -280,7 +282,7 @@ func (x *check) checkOrder() string {
 	byHome := map[ast.Node][]orderEv{}
 	for _, cr := range x.c.creates {
 		h := x.home[cr.cur.Node()]
-		byHome[h] = append(byHome[h], orderEv{cr.cur.Node().Pos(), "create", cr.cur})
+		byHome[h] = append(byHome[h], orderEv{pos: cr.cur.Node().Pos(), kind: "create", cur: cr.cur})
 	}
 	for _, e := range x.c.events {
 		h := x.home[e.call]
@@ -300,37 +302,41 @@ func (x *check) checkOrder() string {
 			case inDefer:
 				return "given children in a deferred call"
 			}
-			byHome[h] = append(byHome[h], orderEv{e.call.Pos(), "go", e.cur})
+			byHome[h] = append(byHome[h], orderEv{pos: e.call.Pos(), kind: "go", cur: e.cur})
 		}
 		if waits {
-			pos := e.call.Pos()
+			ev := orderEv{pos: e.call.Pos(), kind: "wait", cur: e.cur, until: h.End()}
 			if w == inDefer {
-				pos = h.End() // runs at the end
+				ev.pos = h.End() // runs at the end
+			} else if end, ok := terminal(e.cur); ok {
+				// The function returns at the end of the block: a Go
+				// outside it (another case of a select) does not follow.
+				ev.until, ev.terminal = end, true
 			}
-			byHome[h] = append(byHome[h], orderEv{pos, "wait", e.cur})
+			byHome[h] = append(byHome[h], ev)
 		}
 	}
 	for _, evs := range byHome {
 		sort.SliceStable(evs, func(i, j int) bool { return evs[i].pos < evs[j].pos })
-		var waited *orderEv
+		var waited []*orderEv
 		for i := range evs {
 			switch evs[i].kind {
 			case "create":
 				waited = nil
 			case "wait":
-				if waited == nil {
-					waited = &evs[i]
-				}
+				waited = append(waited, &evs[i])
 			case "go":
-				if waited != nil {
-					return fmt.Sprintf("given a child after its Wait (%s), which panics in task where errgroup ran it unwaited", x.ip.pass.Fset.Position(waited.pos))
+				for _, w := range waited {
+					if evs[i].pos < w.until {
+						return fmt.Sprintf("given a child after its Wait (%s), which panics in task where errgroup ran it unwaited", x.ip.pass.Fset.Position(w.pos))
+					}
 				}
 			}
 		}
 		// A loop around a wait and a Go, without a create in it, gives
 		// the group children after its Wait.
 		for _, w := range evs {
-			if w.kind != "wait" {
+			if w.kind != "wait" || w.terminal {
 				continue
 			}
 			for l := range w.cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
@@ -855,4 +861,47 @@ func (x *check) fix() {
 			strings.Join(names, ", "), strings.Join(what, "; ")),
 		SuggestedFixes: []analysis.SuggestedFix{{Message: "Rewrite to task.Group in place", TextEdits: edits}},
 	})
+}
+
+// terminal reports whether the statements from the one that holds the
+// call at cur to the end of its block end with a return, and none of them
+// branches (break, continue, goto): once the call has returned, the
+// function returns at end, whatever loop or select holds the block.
+func terminal(cur inspector.Cursor) (end token.Pos, ok bool) {
+	for c := cur; ; c = c.Parent() {
+		var list []ast.Stmt
+		switch p := c.Parent().Node().(type) {
+		case *ast.FuncLit, *ast.FuncDecl, nil:
+			return 0, false
+		case *ast.BlockStmt:
+			list = p.List
+		case *ast.CaseClause:
+			list = p.Body
+		case *ast.CommClause:
+			list = p.Body
+		default:
+			continue
+		}
+		st, ok := c.Node().(ast.Stmt)
+		k := slices.Index(list, st)
+		if !ok || k < 0 {
+			return 0, false
+		}
+		if _, ok := list[len(list)-1].(*ast.ReturnStmt); !ok {
+			return 0, false
+		}
+		branches := false
+		for _, st := range list[k:] {
+			ast.Inspect(st, func(n ast.Node) bool {
+				switch n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.BranchStmt:
+					branches = true
+				}
+				return !branches
+			})
+		}
+		return list[len(list)-1].End(), !branches
+	}
 }

@@ -213,3 +213,37 @@ func ctxRead(ctx context.Context, items []Item) error {
 	}
 	return g.Wait()
 }
+
+// A worker loop whose wait is followed by a return: no Go can follow it,
+// though it comes first in the source.
+func worker(ctx context.Context, pending <-chan Item) error {
+	eg, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
+	for {
+		select {
+		case <-ctx.Done():
+			if err := eg.Wait(); err != nil {
+				return err
+			}
+			return ctx.Err()
+		case it := <-pending:
+			eg.Go(func() error { return process(ctx, it) })
+		}
+	}
+}
+
+// The same wait followed by a continue: the loop gives the group children
+// after it.
+func workerAgain(ctx context.Context, pending <-chan Item) error {
+	eg, ctx := errgroup.WithContext(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			if err := eg.Wait(); err != nil {
+				continue
+			}
+			return ctx.Err()
+		case it := <-pending:
+			eg.Go(func() error { return process(ctx, it) })
+		}
+	}
+}
