@@ -112,6 +112,8 @@ const (
 	kindForEachSeq                      // ForEachSeq: MapSeqUnordered without results
 	kindDo                              // Do: RunN of functions without results
 	kindGroup                           // NewGroup, or a zero Group: a Scope's group without a body
+	kindFirstOKRelease                  // RunFirstOKRelease: RunFirstOK's rules
+	kindHedgeRelease                    // HedgeRelease: Hedge's rules
 )
 
 // runNames are the names of RunN, so that naming the call costs nothing.
@@ -138,6 +140,10 @@ func (c *call) emptyReport() report {
 		return newReport("RunFirstOK", "fns")
 	case kindHedge:
 		return newReport("Hedge", "fns")
+	case kindFirstOKRelease:
+		return newReport("RunFirstOKRelease", "fns")
+	case kindHedgeRelease:
+		return newReport("HedgeRelease", "fns")
 	case kindScope:
 		return newReport("Scope", "children")
 	case kindGroup:

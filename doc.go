@@ -193,8 +193,14 @@
 // context (it has no deadline but the caller's plus the grace period), and
 // what they return is kept: values, and failures as failures. Then, once
 // the grace period has passed, their context is canceled with the caller's
-// cause: what they return then goes to CallError.Unfinished, as without
-// Grace. The call returns once every function has returned. Inputs and
+// cause: what they return then follows the rule of cancellations, as
+// without Grace: an error that holds the caller's ctx error or cause goes
+// to CallError.Unfinished, any other error is a failure. The call returns
+// once every function has returned. A call started after the stop, in a
+// function of the stopping call (a flush on Stopping), is not stopped by
+// it: it is the function's wrap-up and runs all its work (its functions
+// see Stopping closed); the end of the grace period cancels it as any
+// other. Inputs and
 // children never started are counted in CallError.NotStarted (a line of
 // the message, not one per input), and errors.Is(err, context.Canceled)
 // (or DeadlineExceeded) and the cause hold.

@@ -31,9 +31,10 @@ var ErrLost = errors.New("task: another function succeeded first")
 var ErrStopped = errors.New("task: the call stopped taking new work")
 
 // A CallError is the error of a call over several functions or tasks
-// (AwaitN, RunN, WhenAll, All, AllSeq, Map, FirstOK, RunFirstOK, Hedge): what
-// went wrong at each position, and what the call's own cancellations
-// stopped. Its message has one line per failure, each naming the call and
+// (AwaitN, RunN, Do, WhenAll, All, AllSeq, Map, ForEach, MapSeq,
+// MapSeqUnordered, ForEachSeq, Scope, a Group's Wait, FirstOK, RunFirstOK,
+// RunFirstOKRelease, Hedge, HedgeRelease): what went wrong at each
+// position, and what the call's own cancellations stopped. Its message has one line per failure, each naming the call and
 // the argument:
 //
 //	task: Run3: f2: recs: 500 internal error
@@ -52,13 +53,17 @@ type CallError struct {
 
 	// Ctx is set when the caller's ctx ended the call while some positions
 	// had not finished: the context's error, joined with its cause
-	// ([context.Cause]) when the cause differs. It is nil otherwise.
+	// ([context.Cause]) when the cause differs. When the call stopped
+	// taking new work with ctx not done ([Group.Stop], or the stop of a
+	// call it is nested in) and a function returned [ErrStopped], Ctx is
+	// ErrStopped. It is nil otherwise.
 	Ctx error
 
-	// Unfinished lists, in argument order, the positions that the caller's
-	// ctx stopped: a function that returned a cancellation after ctx was
-	// done, with what it returned, or a task that had not completed when
-	// an await gave up (Err is nil then). Set only when Ctx is.
+	// Unfinished lists, in argument order, the positions that a stop
+	// ended: a function that returned a cancellation after the caller's
+	// ctx was done, or ErrStopped after the call stopped taking new work,
+	// with what it returned; or a task that had not completed when an
+	// await gave up (Err is nil then). Set only when Ctx is.
 	Unfinished []*PositionError
 
 	// Canceled lists, in argument order, the functions that returned a
@@ -96,7 +101,7 @@ func (e *CallError) Error() string {
 		line(f.Error())
 	}
 	if e.Ctx != nil {
-		line("task: " + e.Call + ": " + e.Ctx.Error())
+		line("task: " + e.Call + ": " + strings.TrimPrefix(e.Ctx.Error(), "task: "))
 		for i, u := range e.Unfinished {
 			if i == maxUnfinishedLines {
 				line("task: " + e.Call + ": " + strconv.Itoa(len(e.Unfinished)-i) + " more had not finished")

@@ -79,3 +79,25 @@ func ExampleGroup_Stop() {
 	// first: finished
 	// task: Group: 1 not started: the call stopped taking new work
 }
+
+// A function that holds buffered work flushes it on Stopping with a call of
+// its own: a call started after the stop is the function's wrap-up, not new
+// work, and runs all its inputs (one running when the stop came would take
+// no new input).
+func ExampleStopping_flush() {
+	ctx, cancel := context.WithCancel(context.Background())
+	buffered := []string{"a", "b", "c"} // writes batched, not yet sent
+	var sent atomic.Int32
+	g, _ := task.NewGroup(ctx, task.Grace(time.Minute))
+	g.Go(func(ctx context.Context) error {
+		<-task.Stopping(ctx) // the shutdown: flush
+		return task.ForEach(ctx, buffered, 2, func(ctx context.Context, item string) error {
+			sent.Add(1) // send(ctx, item) in real life
+			return nil
+		})
+	})
+	cancel() // SIGTERM
+	err := g.Wait()
+	fmt.Println(sent.Load(), "sent;", err)
+	// Output: 3 sent; <nil>
+}

@@ -14,8 +14,10 @@ import (
 // As soon as one succeeds, the others' contexts are canceled with the cause
 // [ErrLost]. It returns only after every function has returned; errors
 // (when all fail), panics and Goexit follow the package documentation.
-// With no functions it returns [ErrNoTasks]; a nil ctx or function panics
-// before anything starts.
+// When every function fails, the position is -1 and the error a
+// *[CallError] with every failure. With no functions it returns
+// [ErrNoTasks] and -1; a nil ctx or function panics before anything
+// starts.
 //
 // The winner's context is not canceled when RunFirstOK returns, so that
 // what the winner returned may go on using it (the body of a hedged HTTP
@@ -45,7 +47,11 @@ func runFirstOK[T any](name string, ctx context.Context, release func(T), fns []
 		var zero T
 		return zero, -1, ErrNoTasks
 	}
-	r := newRacer(ctx, kindFirstOK, fns)
+	kind := kindFirstOK
+	if release != nil {
+		kind = kindFirstOKRelease
+	}
+	r := newRacer(ctx, kind, fns)
 	r.release = release
 	for i := range fns {
 		r.launch(i, true) // every function is called, even after a win
@@ -87,7 +93,11 @@ func hedge[T any](name string, ctx context.Context, delay time.Duration, release
 		var zero T
 		return zero, -1, ErrNoTasks
 	}
-	r := newRacer(ctx, kindHedge, fns)
+	kind := kindHedge
+	if release != nil {
+		kind = kindHedgeRelease
+	}
+	r := newRacer(ctx, kind, fns)
 	r.release = release
 	r.launch(0, false)
 	if len(fns) > 1 {

@@ -453,3 +453,36 @@ func TestBlockAtLimitStop(t *testing.T) {
 		}
 	})
 }
+
+// TryGo and TrySpawn start nothing and say so once the group takes no
+// new child: after Stop, and after a failure that cancels it.
+func TestTryAfterStopOrFailure(t *testing.T) {
+	for _, end := range []string{"Stop", "failure"} {
+		g, _ := NewGroup(context.Background())
+		switch end {
+		case "Stop":
+			g.Stop()
+		case "failure":
+			done := make(chan struct{})
+			g.Go(func(context.Context) error { defer close(done); return errors.New("boom") })
+			<-done
+			for g.refusal() == admitted { // the failure is applied after the function returns
+				runtime.Gosched()
+			}
+		}
+		if g.TryGo(func(context.Context) error { t.Errorf("%s: TryGo's function ran", end); return nil }) {
+			t.Errorf("after %s: TryGo = true", end)
+		}
+		if tk, ok := TrySpawn(g, func(context.Context) (int, error) { t.Errorf("%s: TrySpawn's function ran", end); return 0, nil }); ok || tk != nil {
+			t.Errorf("after %s: TrySpawn = %v, %v", end, tk, ok)
+		}
+		err := g.Wait()
+		var ce *CallError
+		if end == "Stop" && (err != nil) {
+			t.Errorf("after Stop: Wait = %v; want nil (nothing was refused)", err)
+		}
+		if end == "failure" && (!errors.As(err, &ce) || ce.NotStarted != 0 || len(ce.Canceled) != 0) {
+			t.Errorf("after a failure: Wait = %v; want the failure alone", err)
+		}
+	}
+}

@@ -30,8 +30,9 @@ func (g *Group) Go(fn func(context.Context) error) {
 
 // TryGo is Go if g is below its limit, or has none: it starts fn at once
 // and returns true. At the limit, or while children wait for a slot, it
-// starts nothing and returns false (errgroup's TryGo). It panics as Go
-// does.
+// starts nothing and returns false (errgroup's TryGo); so it does once g
+// takes no new child: after [Group.Stop] or the stop of the caller's ctx,
+// and after a failure that cancels the group. It panics as Go does.
 func (g *Group) TryGo(fn func(context.Context) error) bool {
 	if g == nil {
 		nilArg("Group.TryGo", "g")
@@ -40,6 +41,10 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 		nilArg("Group.TryGo", "fn")
 	}
 	g.ready()
+	if g.refusal() != admitted {
+		g.checkLive("Group.TryGo")
+		return false
+	}
 	if g.limit.Load() > 0 && !g.trySlot("Group.TryGo") {
 		return false
 	}

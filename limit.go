@@ -54,9 +54,7 @@ func (g *Group) trySlot(name string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.running >= g.limit.Load() || g.queued > 0 {
-		if g.live.Load() == 0 {
-			panic("task: " + name + ": the Scope of g has returned")
-		}
+		g.checkLive(name)
 		return false
 	}
 	g.running++

@@ -120,6 +120,11 @@ func (f *report) result(ctx context.Context) error {
 // failed.
 func (f *report) err(ctx context.Context) error {
 	switch {
+	case len(f.e.Unfinished) > 0 && ctx.Err() == nil:
+		// Stopped with ctx not done: a function returned ErrStopped after
+		// the call stopped taking new work (Group.Stop, or the stop of a
+		// call it is nested in).
+		f.e.Ctx = ErrStopped
 	case len(f.e.Unfinished) > 0:
 		f.e.Ctx = contextError(ctx)
 	case len(f.e.Canceled) > 0 && len(f.e.Failures) == 0:

@@ -135,8 +135,10 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 // TrySpawn is Spawn if g is below its limit, or has none: it starts fn at
 // once and returns its task and true. At the limit, or while children wait
 // for a slot, it starts nothing and returns nil and false (errgroup's
-// TryGo). A slot is free again as soon as the task of the child that held
-// it has completed. It panics as Spawn does.
+// TryGo); so it does once g takes no new child: after [Group.Stop] or the
+// stop of the caller's ctx, and after a failure that cancels the group. A
+// slot is free again as soon as the task of the child that held it has
+// completed. It panics as Spawn does.
 func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], bool) {
 	if g == nil {
 		nilArg("TrySpawn", "g")
@@ -145,6 +147,10 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 		nilArg("TrySpawn", "fn")
 	}
 	g.ready()
+	if g.refusal() != admitted {
+		g.checkLive("TrySpawn")
+		return nil, false
+	}
 	if g.limit.Load() > 0 && !g.trySlot("TrySpawn") {
 		return nil, false
 	}
@@ -176,12 +182,25 @@ func (g *Group) enter(name string) int {
 		// The body (or Wait) and every child had returned: the group is
 		// over, and done is closed. Undo without closing it again.
 		g.live.Add(-1)
-		if g.c.kind == kindGroup {
-			panic("task: " + name + ": g has ended: its Wait was called and every child had returned")
-		}
-		panic("task: " + name + ": the Scope of g has returned")
+		g.endedPanic(name)
 	}
 	return int(g.count.Add(1) - 1)
+}
+
+// checkLive panics, as enter does, if the group has ended: a Try form that
+// starts nothing still says that g is no longer usable.
+func (g *Group) checkLive(name string) {
+	if g.live.Load() == 0 {
+		g.endedPanic(name)
+	}
+}
+
+// endedPanic is the panic of a child started into a group that has ended.
+func (g *Group) endedPanic(name string) {
+	if g.c.kind == kindGroup {
+		panic("task: " + name + ": g has ended: its Wait was called and every child had returned")
+	}
+	panic("task: " + name + ": the Scope of g has returned")
 }
 
 // A child is a task spawned into a group.

@@ -185,9 +185,11 @@ func (c *call) stopped() bool {
 }
 
 // watchOuter makes a call that starts work over time (Map, ForEach, Scope,
-// MapSeq) stop taking new work when the call it is nested in stops.
+// MapSeq) stop taking new work when the call it is nested in stops. A call
+// started after that stop is not stopped by it: it is the function's
+// wrap-up (a flush on Stopping), and runs all its work.
 func (c *call) watchOuter() {
-	if ch, ok := c.parent.Value(stoppingKey{}).(chan struct{}); ok {
+	if ch, ok := c.parent.Value(stoppingKey{}).(chan struct{}); ok && !closedChan(ch) {
 		c.outer = ch
 	}
 }

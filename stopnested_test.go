@@ -1,0 +1,86 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// A call nested in a child that was running when Group.Stop came (with
+// Grace: Stopping closes) takes no
+// new input, and returns ErrStopped: the group's error keeps the child in
+// Unfinished, with Ctx ErrStopped (the ctx is not done), and says so.
+func TestNestedStopWithCtxNotDone(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, _ := NewGroup(context.Background(), Grace(time.Hour))
+		release := make(chan struct{})
+		g.Go(func(ctx context.Context) error {
+			return ForEach(ctx, []int{0, 1, 2}, 1, func(ctx context.Context, i int) error {
+				if i == 0 {
+					<-release
+				}
+				return nil
+			})
+		})
+		synctest.Wait() // the ForEach runs input 0
+		g.Stop()
+		close(release)
+		err := g.Wait()
+		var ce *CallError
+		if !errors.As(err, &ce) || ce.Ctx != ErrStopped || len(ce.Unfinished) != 1 || len(ce.Failures) != 0 {
+			t.Fatalf("Wait = %#v; want children[0] unfinished, Ctx ErrStopped", err)
+		}
+		if !strings.HasPrefix(err.Error(), "task: Group: the call stopped taking new work\n") {
+			t.Errorf("message %q", err.Error())
+		}
+		if !errors.Is(err, ErrStopped) || errors.Is(err, context.Canceled) {
+			t.Errorf("errors.Is: ErrStopped %v, Canceled %v; want true, false", errors.Is(err, ErrStopped), errors.Is(err, context.Canceled))
+		}
+	})
+}
+
+// Calls started after the stop run all their work, RunN as Map, ForEach
+// and a Scope.
+func TestCallAfterStopRunsAll(t *testing.T) {
+	var ran [4]atomic.Int32
+	// The context of a function of a call that has stopped: its Stopping
+	// is closed.
+	ctx := context.WithValue(context.Background(), stoppingKey{}, closedStopping())
+	_, _, _ = Run2(ctx, func(context.Context) (int, error) { ran[0].Add(1); return 0, nil }, func(context.Context) (int, error) { ran[0].Add(1); return 0, nil })
+	_ = ForEach(ctx, []int{1, 2, 3}, 1, func(context.Context, int) error { ran[1].Add(1); return nil })
+	_, _ = Map(ctx, []int{1, 2, 3}, 1, func(_ context.Context, i int) (int, error) { ran[2].Add(1); return i, nil })
+	_, _ = Scope(ctx, func(ctx context.Context, g *Group) (int, error) {
+		g.SetLimit(1)
+		for range 3 {
+			g.Go(func(context.Context) error { ran[3].Add(1); return nil })
+		}
+		return 0, nil
+	})
+	got := [4]int32{ran[0].Load(), ran[1].Load(), ran[2].Load(), ran[3].Load()}
+	if got != [4]int32{2, 3, 3, 3} {
+		t.Fatalf("calls started after the stop ran %v; want [2 3 3 3]", got)
+	}
+}
+
+func closedStopping() chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}
+
+// RunFirstOKRelease and HedgeRelease name themselves in their errors.
+func TestReleaseNames(t *testing.T) {
+	fail := func(context.Context) (int, error) { return 0, errors.New("down") }
+	_, i, err := RunFirstOKRelease(context.Background(), func(int) {}, fail, fail)
+	if i != -1 || err == nil || !strings.HasPrefix(err.Error(), "task: RunFirstOKRelease: fns[0]: down") {
+		t.Errorf("RunFirstOKRelease: %d, %v", i, err)
+	}
+	_, i, err = HedgeRelease(context.Background(), 0, func(int) {}, fail, fail)
+	if i != -1 || err == nil || !strings.HasPrefix(err.Error(), "task: HedgeRelease: fns[0]: down") {
+		t.Errorf("HedgeRelease: %d, %v", i, err)
+	}
+}
