@@ -64,11 +64,14 @@
 // completed, their outcome is returned even when ctx is done.
 //
 // A call that runs functions (RunN, Do, Map, ForEach, Scope, a Group of
-// NewGroup, MapSeq, MapSeqUnordered, ForEachSeq) gives them a child of ctx that is canceled
-// as soon as one fails, panics or calls [runtime.Goexit] (fail-fast), with
-// that failure's *[PositionError] as its [context.Cause], and when the call
-// returns. After a failure no new function starts: Map's inputs not taken,
-// a Scope's children waiting for a slot or spawned later. The child context
+// NewGroup, MapSeq, MapSeqUnordered, ForEachSeq) gives them a child of ctx
+// that is canceled as soon as one fails, panics or calls [runtime.Goexit]
+// (fail-fast), with that failure's *[PositionError] as its
+// [context.Cause], and when the call returns. After a failure no new
+// function starts: Map's inputs not taken, a Scope's children waiting for
+// a slot or spawned later; the error counts them (CallError.Skipped, a
+// line of the message) and lists their positions
+// ([CallError.NotStartedAt]). The child context
 // is made only when a function first looks at it (Done, Value, or Err after
 // a failure), so functions that never do cost nothing for it. With the
 // [KeepGoing] option nothing is canceled, every function runs, and each
@@ -200,9 +203,9 @@
 // function of the stopping call (a flush on Stopping), is not stopped by
 // it: it is the function's wrap-up and runs all its work (its functions
 // see Stopping closed); the end of the grace period cancels it as any
-// other. Inputs and
-// children never started are counted in CallError.NotStarted (a line of
-// the message, not one per input), and errors.Is(err, context.Canceled)
+// other. Inputs and children never started are counted in
+// CallError.NotStarted (a line of the message, not one per input) and
+// listed by [CallError.NotStartedAt], and errors.Is(err, context.Canceled)
 // (or DeadlineExceeded) and the cause hold.
 //
 // Fail-fast is not a shutdown: a failure cancels at once, grace or not.

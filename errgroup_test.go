@@ -170,8 +170,12 @@ func TestForEach(t *testing.T) {
 		}
 		return nil
 	})
-	if err == nil || err.Error() != "task: ForEach: inputs[2]: two" || calls.Load() != 3 {
+	if err == nil || err.Error() != "task: ForEach: inputs[2]: two\ntask: ForEach: 5 not started: a failure canceled the call" || calls.Load() != 3 {
 		t.Errorf("ForEach = %q after %d calls; want inputs[2]'s failure after 3 (no call after it)", err, calls.Load())
+	}
+	var ce *CallError
+	if !errors.As(err, &ce) || ce.Skipped != 5 || ce.NotStarted != 0 || !slices.Equal(ce.NotStartedAt(), []int{3, 4, 5, 6, 7}) {
+		t.Errorf("ForEach: Skipped %d, NotStarted %d, at %v; want 5, 0, [3 4 5 6 7]", ce.Skipped, ce.NotStarted, ce.NotStartedAt())
 	}
 	calls.Store(0)
 	err = ForEach(ctx, inputs, 2, func(_ context.Context, x int) error {
@@ -181,8 +185,7 @@ func TestForEach(t *testing.T) {
 		}
 		return nil
 	}, KeepGoing)
-	var ce *CallError
-	if !errors.As(err, &ce) || len(ce.Failures) != 4 || calls.Load() != 8 {
+	if !errors.As(err, &ce) || len(ce.Failures) != 4 || calls.Load() != 8 || ce.Skipped != 0 {
 		t.Errorf("ForEach with KeepGoing = %v after %d calls; want 4 failures after 8", err, calls.Load())
 	}
 }

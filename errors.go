@@ -69,16 +69,51 @@ type CallError struct {
 	// Canceled lists, in argument order, the functions that returned a
 	// cancellation after the call itself canceled them (fail-fast after a
 	// sibling's failure, or RunFirstOK's losers), with what they returned.
-	// They are not failures, and the message leaves them out.
+	// A child of a Scope or a Group that never started because of a
+	// failure is listed too, with the cancellation its task holds (and
+	// counted in Skipped). They are not failures, and the message leaves
+	// them out.
 	Canceled []*PositionError
 
-	// NotStarted counts the inputs (Map, ForEach) or children (Scope) that
-	// never started because the call stopped taking new work: the
-	// caller's ctx was done (see [Grace]), [Group.Stop] was called, or a
-	// call it is nested in stopped. A sequence's inputs not pulled are not
-	// counted. The inputs a failure left are not counted either: fail-fast
-	// starts no call after a failure, and says so by the failure.
+	// NotStarted counts the inputs (Map, ForEach) or children (Scope, a
+	// Group) that never started because the call stopped taking new work:
+	// the caller's ctx was done (see [Grace]), [Group.Stop] was called, or
+	// a call it is nested in stopped. A sequence's inputs are not counted.
 	NotStarted int
+
+	// Skipped counts the inputs or children that never started because a
+	// failure canceled the call (fail-fast starts nothing after a
+	// failure), and ForEachSeq's inputs pulled from the sequence and never
+	// called after a failure. Of a failure and a stop, whichever came first
+	// owns the work not started: one of NotStarted and Skipped is 0. The
+	// tasks of children of Spawn that never started hold the cancellation.
+	// MapSeq and MapSeqUnordered yield each failure as it comes and do not
+	// count what it left.
+	Skipped int
+
+	// left holds the positions of the work counted in NotStarted or
+	// Skipped, where the call knows them: spans, so that a Map that left a
+	// million inputs keeps one.
+	left []span
+}
+
+// A span is the positions from, from+1, ..., to-1.
+type span struct{ from, to int }
+
+// NotStartedAt returns, in ascending order, the positions of the work
+// counted in NotStarted or Skipped, where the call knows them: the inputs of
+// Map and ForEach (inputs[i]), and the children of a Scope or a Group
+// (children[i]); so that a service can requeue what never ran. It returns
+// nil for the other calls (a stream's inputs pulled and not called are
+// counted only). Each call makes a new slice.
+func (e *CallError) NotStartedAt() []int {
+	var out []int
+	for _, s := range e.left {
+		for i := s.from; i < s.to; i++ {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // maxUnfinishedLines bounds the lines of a CallError's message that list
@@ -116,6 +151,9 @@ func (e *CallError) Error() string {
 	}
 	if e.NotStarted > 0 {
 		line("task: " + e.Call + ": " + strconv.Itoa(e.NotStarted) + " not started: the call stopped taking new work")
+	}
+	if e.Skipped > 0 {
+		line("task: " + e.Call + ": " + strconv.Itoa(e.Skipped) + " not started: a failure canceled the call")
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -29,7 +30,7 @@ func TestMessages(t *testing.T) {
 			return err
 		}, "task: Run3: f2: recs: 500 internal error\ntask: Run3: f3: stock: 503 unavailable"},
 		{"Map", func() error {
-			_, err := Map(ctx, []int{0, 1, 2, 3, 4}, 2, func(_ context.Context, i int) (int, error) {
+			_, err := Map(ctx, []int{0, 1, 2, 3}, 2, func(_ context.Context, i int) (int, error) {
 				if i == 3 {
 					return 0, notFound
 				}
@@ -155,4 +156,31 @@ func TestOrphanMessage(t *testing.T) {
 		t.Errorf("message:\n%s", msg)
 	}
 	tk.observe() // this test looked at the panic: no crash later
+}
+
+// A PanicError prints in one line with %v and %s (a recover middleware's
+// log line), with the stack with %+v, and Error keeps the stack for a
+// crash.
+func TestPanicErrorOneLine(t *testing.T) {
+	pe := recoverFrom(func() {
+		Run2(context.Background(),
+			func(context.Context) (int, error) { panic("boom") },
+			func(context.Context) (int, error) { return 0, errors.New("down") })
+	}).(*PanicError)
+	one := fmt.Sprintf("%v", pe)
+	if strings.Contains(one, "\n") || !strings.HasPrefix(one, "task: Run2: f1: panic: boom [at errors_test.go:") || !strings.HasSuffix(one, "] (and 1 other failure)") {
+		t.Errorf("%%v = %q", one)
+	}
+	if s := fmt.Sprintf("%s", pe); s != one {
+		t.Errorf("%%s = %q; want %q", s, one)
+	}
+	if q := fmt.Sprintf("%q", pe); q != strconv.Quote(one) {
+		t.Errorf("%%q = %s", q)
+	}
+	if full := fmt.Sprintf("%+v", pe); full != pe.Error() || !strings.Contains(full, "goroutine") && !strings.Contains(full, "errors_test.go") {
+		t.Errorf("%%+v is not Error with the stack:\n%s", full)
+	}
+	if !strings.Contains(pe.Error(), "\n") {
+		t.Errorf("Error lost the stack: %q", pe.Error())
+	}
 }

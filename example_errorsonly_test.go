@@ -10,9 +10,11 @@ import (
 	"github.com/tasktuple/task"
 )
 
-// upload is a fake upload: b.txt is refused.
+// upload is a fake upload: c.txt, the last, is refused (a failure before
+// the last input would leave, or not, the inputs after it unstarted,
+// which the error counts: the output would depend on timing).
 func upload(ctx context.Context, file string) error {
-	if file == "b.txt" {
+	if file == "c.txt" {
 		return fmt.Errorf("upload %s: 403 forbidden", file)
 	}
 	return nil
@@ -32,7 +34,7 @@ func ExampleNewGroup() {
 	}
 	err := g.Wait()
 	fmt.Println(err)
-	// Output: task: Group: children[1]: upload b.txt: 403 forbidden
+	// Output: task: Group: children[2]: upload c.txt: 403 forbidden
 }
 
 // The zero Group is errgroup's zero Group: ready to use, it cancels
@@ -47,7 +49,7 @@ func ExampleGroup() {
 		u.g.Go(func(ctx context.Context) error { return upload(ctx, f) })
 	}
 	fmt.Println(u.g.Wait())
-	// Output: upload b.txt: 403 forbidden
+	// Output: upload c.txt: 403 forbidden
 }
 
 // g.Go in a Scope's body: the children end with the call, and the body
@@ -62,7 +64,7 @@ func ExampleGroup_Go() {
 		return len(files), nil
 	})
 	fmt.Println(n, err)
-	// Output: 0 task: Scope: children[1]: upload b.txt: 403 forbidden
+	// Output: 0 task: Scope: children[2]: upload c.txt: 403 forbidden
 }
 
 // Code moved from errgroup whose callers compare the error itself keeps
@@ -73,7 +75,7 @@ func ExampleFirstError() {
 	files := []string{"a.txt", "b.txt", "c.txt"}
 	err := task.ForEach(ctx, files, 8, upload, task.FirstError)
 	fmt.Println(err)
-	// Output: upload b.txt: 403 forbidden
+	// Output: upload c.txt: 403 forbidden
 }
 
 func ExampleGroup_TryGo() {
@@ -96,7 +98,7 @@ func ExampleForEach() {
 	files := []string{"a.txt", "b.txt", "c.txt"}
 	err := task.ForEach(ctx, files, 8, upload)
 	fmt.Println(err)
-	// Output: task: ForEach: inputs[1]: upload b.txt: 403 forbidden
+	// Output: task: ForEach: inputs[2]: upload c.txt: 403 forbidden
 }
 
 func ExampleForEachSeq() {

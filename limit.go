@@ -150,12 +150,17 @@ func (g *Group) refusal() refusal {
 	return g.c.leftBy(g.c.stopping())
 }
 
-// refuse records a child that will never start, for reason r: after a
-// failure, it completes as canceled with the failure as the cause, and is
-// listed with the cancellations; after a stop, it completes with
-// [context.Canceled] and is counted in CallError.NotStarted.
+// refuse records a child that will never start, for reason r, and its
+// position: after a failure, it completes as canceled with the failure as
+// the cause, is listed with the cancellations and counted in
+// CallError.Skipped; after a stop, it
+// completes with [context.Canceled] and is counted in CallError.NotStarted.
 func (g *Group) refuse(c child, r refusal) {
+	g.mu.Lock()
+	g.left = append(g.left, c.links().index)
+	g.mu.Unlock()
 	if r == refusedFailed {
+		g.skipped.Add(1)
 		c.cancel(g, g.failedError())
 		return
 	}

@@ -58,9 +58,11 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 		s.add(&f, e.i, e.o)
 	}
 	err := f.err(s.parent)
-	if taken := int(s.next.Load()); taken < len(inputs) && s.stopped.Load() {
-		// Inputs were left by a stop, not by a failure.
-		err = s.notStarted(err, len(inputs)-taken)
+	if taken := int(s.next.Load()); taken < len(inputs) && (s.stopped.Load() || err != nil) {
+		// Inputs were left, by a stop or by a failure, whichever came
+		// first (a stop: stopped; a failure: failedFirst, and err holds
+		// it; with KeepGoing nothing is left but by a stop).
+		err = s.notStarted(err, len(inputs)-taken, span{taken, len(inputs)}, s.stopped.Load() && !s.failedFirst.Load())
 		f.e = *err.(*CallError) // a panic raised holds it too
 	}
 	err = s.conclude(&f, err)

@@ -133,6 +133,7 @@ type stream[In, Out any] struct {
 	inYield    bool   // the loop body is running: if close finds it so, the body panicked or exited
 	ctxEnded   bool   // ctx ended, or the call stopped taking new work, with inputs not started
 	inputsLeft bool   // ForEachSeq (yield nil): ctxEnded, for close
+	leftByFail int    // inputs pulled and never called because a failure came first
 	err        error  // ForEachSeq: the call's error, set by close
 	f          report // the outcomes not yielded that must be raised, and, for ForEachSeq, every outcome
 }
@@ -162,6 +163,10 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		// flagFailed); endsPull decides otherwise.
 		if (s.broke || s.ctxEnded || s.fatal || s.c.flags.Load()&(flagFailed|flagHalted) != 0 ||
 			(s.done != nil && closedChan(s.done)) || (s.c.outer != nil && closedChan(s.c.outer))) && s.endsPull() {
+			// in was pulled and is never called.
+			if !s.broke && !s.ctxEnded {
+				s.leftByFail++
+			}
 			break
 		}
 		k := h.free()
@@ -351,6 +356,8 @@ func (s *stream[In, Out]) takeOther(sl *seqSlot[In, Out]) {
 		if sl.left {
 			sl.left = false
 			s.ctxEnded = true
+		} else if !s.broke {
+			s.leftByFail++
 		}
 	case o.state == panicked || o.state == exited:
 		s.fatal, s.mute = true, true
@@ -423,6 +430,13 @@ func (s *stream[In, Out]) close() {
 		}
 		err.(*CallError).Ctx = s.c.stopError()
 		s.f.e = *err.(*CallError) // a panic raised holds it too
+	}
+	if s.yield == nil && s.leftByFail > 0 && err != nil && len(err.(*CallError).Failures) > 0 {
+		// ForEachSeq: the inputs pulled and never called after a failure
+		// (MapSeq yields each failure as it comes and does not count
+		// them; a stop counts no input of a sequence).
+		err = s.c.notStarted(err, s.leftByFail, span{}, false)
+		s.f.e = *err.(*CallError)
 	}
 	s.err = err
 	s.c.callEnd(err)

@@ -164,12 +164,20 @@ func (f *report) raise() {
 }
 
 // notStarted adds to err, nil or a *CallError, that n inputs or children
-// never started because the call stopped taking new work; and, if the
-// caller's ctx is done, its error.
-func (c *call) notStarted(err error, n int) error {
+// never started, at the positions at (if known): because the call stopped
+// taking new work (byStop), then with the caller's ctx's error if it is
+// done; or because a failure canceled the call.
+func (c *call) notStarted(err error, n int, at span, byStop bool) error {
 	ce, _ := err.(*CallError)
 	if ce == nil {
 		ce = &CallError{Call: c.report().e.Call}
+	}
+	if at.to > at.from {
+		ce.left = append(ce.left, at)
+	}
+	if !byStop {
+		ce.Skipped += n
+		return ce
 	}
 	ce.NotStarted += n
 	if ce.Ctx == nil && c.parent.Err() != nil {

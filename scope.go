@@ -86,6 +86,7 @@ type Group struct {
 
 	live       atomic.Int64                  // the body, while it runs, plus the children not yet returned
 	notStarted atomic.Int64                  // children refused by a stop
+	skipped    atomic.Int64                  // children refused after a failure
 	cause      atomic.Pointer[PositionError] // the failure of the first child that failed: fail-fast is under way (flagFailing)
 	count      atomic.Int64                  // children spawned so far: the next one's index
 	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
@@ -100,6 +101,7 @@ type Group struct {
 	queue      *node            // spawned at the limit, in spawn order: waiting, or taken by a wait
 	queueEnd   *node            // the last of the queue
 	ended      []child          // the children that did not succeed, in the order they ended
+	left       []int            // the children refused (never started), in the order they were
 	endedFuncs []endedCall      // the same, for the children of Group.Go
 	unqueued   map[*node]func() // with probes: ends the probes' record of a queued child
 	slotFree   *sync.Cond       // BlockAtLimit: signaled when a slot frees, or the group refuses children
@@ -430,9 +432,23 @@ func (g *Group) collect() (report, error) {
 		f.add(e.i, e.o, pe(e.i))
 	}
 	err := f.err(g.c.parent)
-	if n := g.notStarted.Load(); n > 0 {
-		err = g.c.notStarted(err, int(n))
-		f.e = *err.(*CallError)
+	if ns, sk := g.notStarted.Load(), g.skipped.Load(); ns > 0 || sk > 0 {
+		slices.Sort(g.left)
+		if ns > 0 {
+			err = g.c.notStarted(err, int(ns), span{}, true)
+		}
+		if sk > 0 {
+			err = g.c.notStarted(err, int(sk), span{}, false)
+		}
+		ce := err.(*CallError)
+		for _, i := range g.left {
+			if n := len(ce.left); n > 0 && ce.left[n-1].to == i {
+				ce.left[n-1].to++
+			} else {
+				ce.left = append(ce.left, span{i, i + 1})
+			}
+		}
+		f.e = *ce
 	}
 	return f, err
 }

@@ -84,3 +84,78 @@ func TestReleaseNames(t *testing.T) {
 		t.Errorf("HedgeRelease: %d, %v", i, err)
 	}
 }
+
+// The children a stop or a failure left are counted, by reason, and their
+// positions listed.
+func TestGroupNotStartedAt(t *testing.T) {
+	for _, end := range []string{"Stop", "failure"} {
+		synctest.Test(t, func(t *testing.T) {
+			g, _ := NewGroup(context.Background())
+			g.SetLimit(1)
+			release := make(chan struct{})
+			g.Go(func(context.Context) error {
+				<-release
+				if end == "failure" {
+					return errors.New("boom")
+				}
+				return nil
+			})
+			for range 3 {
+				g.Go(func(context.Context) error { return nil }) // queued
+			}
+			synctest.Wait()
+			if end == "Stop" {
+				g.Stop()
+			}
+			close(release)
+			err := g.Wait()
+			var ce *CallError
+			if !errors.As(err, &ce) {
+				t.Fatalf("%s: Wait = %v", end, err)
+			}
+			at := ce.NotStartedAt()
+			switch {
+			case end == "Stop" && (ce.NotStarted != 3 || ce.Skipped != 0):
+				t.Errorf("Stop: NotStarted %d, Skipped %d; want 3, 0", ce.NotStarted, ce.Skipped)
+			case end == "failure" && (ce.NotStarted != 0 || ce.Skipped != 3 || !strings.Contains(err.Error(), "task: Group: 3 not started: a failure canceled the call")):
+				t.Errorf("failure: NotStarted %d, Skipped %d, %q; want 0, 3", ce.NotStarted, ce.Skipped, err)
+			}
+			if len(at) != 3 || at[0] != 1 || at[1] != 2 || at[2] != 3 {
+				t.Errorf("%s: NotStartedAt = %v; want [1 2 3]", end, at)
+			}
+		})
+	}
+}
+
+// ForEachSeq counts the inputs it pulled and never called after a failure.
+func TestForEachSeqSkipped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		pulled := 0
+		seq := func(yield func(int) bool) {
+			for i := range 10 {
+				pulled++
+				if !yield(i) {
+					return
+				}
+			}
+		}
+		go func() { synctest.Wait(); close(release) }()
+		err := ForEachSeq(context.Background(), seq, 2, func(ctx context.Context, i int) error {
+			if i == 0 {
+				<-release
+				return errors.New("boom")
+			}
+			<-ctx.Done() // input 1 waits for the cancellation
+			return ctx.Err()
+		})
+		var ce *CallError
+		if !errors.As(err, &ce) || len(ce.Failures) != 1 {
+			t.Fatalf("ForEachSeq = %v", err)
+		}
+		// Inputs 0 and 1 ran; the window held up to 2 more pulled ones.
+		if ce.Skipped != pulled-2 || ce.NotStartedAt() != nil {
+			t.Errorf("Skipped %d, at %v, with %d pulled; want %d, nil", ce.Skipped, ce.NotStartedAt(), pulled, pulled-2)
+		}
+	})
+}

@@ -1,0 +1,37 @@
+package task_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tasktuple/task"
+)
+
+// At shutdown, the jobs that never started are the ones to put back on
+// the queue: NotStartedAt lists their positions, and NotStarted (a stop)
+// or Skipped (a failure) says why.
+func ExampleCallError_NotStartedAt() {
+	ctx, cancel := context.WithCancel(context.Background())
+	jobs := []string{"j0", "j1", "j2", "j3"}
+	started := make(chan struct{})
+	go func() { <-started; cancel() }() // SIGTERM, once the first job runs
+	_, err := task.Map(ctx, jobs, 1, func(ctx context.Context, job string) (string, error) {
+		close(started)
+		<-task.Stopping(ctx) // finish this one, take no other
+		return job + " done", nil
+	}, task.Grace(time.Minute))
+	var ce *task.CallError
+	if errors.As(err, &ce) {
+		for _, i := range ce.NotStartedAt() {
+			fmt.Println("requeue", jobs[i])
+		}
+		fmt.Println(ce.NotStarted, "not started,", ce.Skipped, "skipped")
+	}
+	// Output:
+	// requeue j1
+	// requeue j2
+	// requeue j3
+	// 3 not started, 0 skipped
+}
