@@ -48,8 +48,8 @@ func ExampleCallError_LogValue() {
 	slog.New(slog.NewJSONHandler(os.Stdout, exampleLogOptions)).Error("checkout", "err", err)
 	slog.New(slog.NewTextHandler(os.Stdout, exampleLogOptions)).Error("checkout", "err", err)
 	// Output:
-	// {"level":"ERROR","msg":"checkout","err":{"call":"Run3","failures":{"0":{"arg":"recs","index":1,"error":"500 internal error"},"1":{"arg":"f3","index":2,"error":"503 unavailable"}}}}
-	// level=ERROR msg=checkout err.call=Run3 err.failures.0.arg=recs err.failures.0.index=1 err.failures.0.error="500 internal error" err.failures.1.arg=f3 err.failures.1.index=2 err.failures.1.error="503 unavailable"
+	// {"level":"ERROR","msg":"checkout","err":{"call":"Run3","failed":2,"first":{"arg":"recs","index":1,"error":"500 internal error"},"errors":"recs: 500 internal error; f3: 503 unavailable"}}
+	// level=ERROR msg=checkout err.call=Run3 err.failed=2 err.first.arg=recs err.first.index=1 err.first.error="500 internal error" err.errors="recs: 500 internal error; f3: 503 unavailable"
 }
 
 func ExamplePanicError_LogValue() {
@@ -61,6 +61,6 @@ func ExamplePanicError_LogValue() {
 	ctx := context.Background()
 	_, _, _ = task.Run2(ctx, task.Named("recs", checkoutRecs), reserveStock)
 	// Output:
-	// {"level":"ERROR","msg":"checkout panicked","panic":{"call":"Run2","arg":"f2","index":1,"panic":"out of paper","frame":{"function":"github.com/tasktuple/task_test.reserveStock","file":"example_logvalue_test.go","line":41},"others":{"failures":{"0":{"arg":"recs","index":0,"error":"500 internal error"}}}}}
-	// level=ERROR msg="checkout panicked" panic.call=Run2 panic.arg=f2 panic.index=1 panic.panic="out of paper" panic.frame=example_logvalue_test.go:41 panic.others.failures.0.arg=recs panic.others.failures.0.index=0 panic.others.failures.0.error="500 internal error"
+	// {"level":"ERROR","msg":"checkout panicked","panic":{"call":"Run2","arg":"f2","index":1,"panic":"out of paper","frame":{"function":"github.com/tasktuple/task_test.reserveStock","file":"example_logvalue_test.go","line":41},"others":{"failed":1,"first":{"arg":"recs","index":0,"error":"500 internal error"}}}}
+	// level=ERROR msg="checkout panicked" panic.call=Run2 panic.arg=f2 panic.index=1 panic.panic="out of paper" panic.frame=example_logvalue_test.go:41 panic.others.failed=1 panic.others.first.arg=recs panic.others.first.index=0 panic.others.first.error="500 internal error"
 }

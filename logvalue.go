@@ -7,82 +7,101 @@ import (
 	"strings"
 )
 
-// maxLoggedStops bounds the unfinished and the canceled positions that the
-// log value of a CallError lists, as its message bounds its unfinished
-// lines; the rest are counted. Failures are all listed, as in the message.
-const maxLoggedStops = 8
+// maxLoggedErrors bounds the failures that the "errors" attribute of a
+// CallError's log value spells out, as its message bounds its unfinished
+// lines; the rest are counted.
+const maxLoggedErrors = 8
 
-// LogValue makes a CallError log as one group of attributes, rather than as
-// its message, which has a line per failure:
+// LogValue makes a CallError log as one group of attributes with fixed
+// keys, rather than as its message, which has a line per failure:
 //
-//	call          the call: "Run3", "Map", ...
-//	failures.N    the Nth failure, from 0, in argument order, a group:
-//	  arg           the argument, as in PositionError.Arg: "f2",
-//	                "inputs[3]", or the name given by Named
-//	  index         its position, as in PositionError.Index
-//	  error         the error it returned, or ErrGoexit; as slog logs an
-//	                error: its LogValue if it has one, else its message
-//	  panic         instead of error, for a panic: the value passed to
-//	                panic, as fmt.Sprint prints it (its LogValue if it
-//	                has one)
-//	  frame         for a panic: where it happened, as a *[slog.Source]
-//	                (see [PanicError.LogValue])
-//	ctx           the context's error, CallError.Ctx, when it ended the call
-//	unfinished.N  the positions the caller's ctx stopped (Unfinished), as
-//	              failures are, with no error for a task that had not
-//	              completed; at most 8, then unfinished.more, the number
-//	              left out
-//	canceled.N    the functions the call stopped (Canceled), in the same way
-//	not_started   CallError.NotStarted, when not 0
+//	call         the call: "Run3", "Map", ...
+//	failed       the number of failures (Failures)
+//	first        the first failure in argument order, a group:
+//	  arg          the argument, as in PositionError.Arg: "f2",
+//	               "inputs[3]", or the name given by Named
+//	  index        its position, as in PositionError.Index
+//	  error        the error it returned, or ErrGoexit; as slog logs an
+//	               error: its LogValue if it has one, else its message
+//	  panic        instead of error, for a panic: the value passed to
+//	               panic, as fmt.Sprint prints it (its LogValue if it has
+//	               one)
+//	  frame        for a panic: where it happened, as a *[slog.Source]
+//	               (see [PanicError.LogValue])
+//	errors       every failure, in one string: "arg: message" joined by
+//	             "; ", at most 8, then "; and N more"; only when there
+//	             are two or more
+//	ctx          the context's error, CallError.Ctx, when it ended the call
+//	unfinished   the number of positions a stop ended (Unfinished)
+//	canceled     the number of functions the call canceled (Canceled)
+//	not_started  CallError.NotStarted
+//	skipped      CallError.Skipped
 //
-// Attributes that do not apply are left out; with a [slog.TextHandler],
-// the error is one line (see the example). The lists are groups keyed by
-// ordinal, not arrays: slog has no list kind, and a group is what every
-// handler renders as structure (a json.Marshaler array was rejected: a
-// text handler prints it as one opaque string).
+// Attributes that do not apply (a count of 0) are left out; with a
+// [slog.TextHandler], the error is one line (see the example).
+//
+// Why this shape: in a log index (Elasticsearch, Loki, BigQuery), every
+// key of a JSON line becomes a field, so keys must not depend on the data:
+// a group keyed by position ("failures.0", "failures.1", ...) makes a field
+// per position. Here the keys are fixed: the first failure is structured,
+// for queries and alerts, and the others are in one string, for people.
+// Canceled and unfinished positions are counted, not described: what a
+// canceled sibling returned usually wraps the cause (net/http says
+// "context canceled" with the URL, or the cause's own message), and in a
+// log line it read as if that sibling had failed too.
 func (e *CallError) LogValue() slog.Value {
 	return slog.GroupValue(e.logAttrs(true)...)
 }
 
 // logAttrs are the attributes of LogValue, with the call or without it.
 func (e *CallError) logAttrs(call bool) []slog.Attr {
-	as := make([]slog.Attr, 0, 5)
+	as := make([]slog.Attr, 0, 6)
 	if call {
 		as = append(as, slog.String("call", e.Call))
 	}
-	if len(e.Failures) > 0 {
-		fs := make([]slog.Attr, len(e.Failures))
-		for i, f := range e.Failures {
-			fs[i] = slog.Attr{Key: strconv.Itoa(i), Value: positionLogValue(f)}
+	if n := len(e.Failures); n > 0 {
+		as = append(as, slog.Int("failed", n), slog.Attr{Key: "first", Value: positionLogValue(e.Failures[0])})
+		if n > 1 {
+			as = append(as, slog.String("errors", failureList(e.Failures)))
 		}
-		as = append(as, slog.Attr{Key: "failures", Value: slog.GroupValue(fs...)})
 	}
 	if e.Ctx != nil {
 		as = append(as, slog.Any("ctx", e.Ctx))
 	}
-	as = appendStops(as, "unfinished", e.Unfinished)
-	as = appendStops(as, "canceled", e.Canceled)
-	if e.NotStarted > 0 {
-		as = append(as, slog.Int("not_started", e.NotStarted))
+	for _, c := range [...]struct {
+		key string
+		n   int
+	}{{"unfinished", len(e.Unfinished)}, {"canceled", len(e.Canceled)}, {"not_started", e.NotStarted}, {"skipped", e.Skipped}} {
+		if c.n > 0 {
+			as = append(as, slog.Int(c.key, c.n))
+		}
 	}
 	return as
 }
 
-// appendStops appends the group key that lists stopped positions, at most
-// maxLoggedStops of them, then the number left out.
-func appendStops(as []slog.Attr, key string, ps []*PositionError) []slog.Attr {
-	if len(ps) == 0 {
-		return as
+// failureList is the "errors" attribute: "arg: message; ...", at most
+// maxLoggedErrors, a panic in its one-line form.
+func failureList(fs []*PositionError) string {
+	var b strings.Builder
+	for i, f := range fs {
+		if i == maxLoggedErrors {
+			b.WriteString("; and " + strconv.Itoa(len(fs)-i) + " more")
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(f.Arg + ": ")
+		switch err := f.Err.(type) {
+		case *PanicError:
+			b.WriteString("panic: " + fmt.Sprint(err.Value))
+		case nil:
+			b.WriteString("had not finished")
+		default:
+			b.WriteString(err.Error())
+		}
 	}
-	n := min(len(ps), maxLoggedStops)
-	g := make([]slog.Attr, n, n+1)
-	for i, p := range ps[:n] {
-		g[i] = slog.Attr{Key: strconv.Itoa(i), Value: positionLogValue(p)}
-	}
-	if len(ps) > n {
-		g = append(g, slog.Int("more", len(ps)-n))
-	}
-	return append(as, slog.Attr{Key: key, Value: slog.GroupValue(g...)})
+	return b.String()
 }
 
 // positionLogValue is what happened at a position, for the log value of a
@@ -117,8 +136,8 @@ func positionLogValue(p *PositionError) slog.Value {
 //	         panicked, or, for a panic that this package raised again
 //	         (the value is a PanicError), the code that made the call
 //	others   the rest of the call (Others), as [CallError.LogValue] logs
-//	         it, without the call: others.failures.N, others.ctx,
-//	         others.unfinished.N, others.canceled.N
+//	         it, without the call: others.failed, others.first,
+//	         others.errors, others.ctx, others.unfinished, ...
 //
 // The stack itself is left out: it is many lines, and the frame says where.
 // A program that wants it logs Stack under a key of its own.

@@ -150,36 +150,38 @@ func TestCallErrorLogValue(t *testing.T) {
 		many.Unfinished = append(many.Unfinished, &task.PositionError{Call: "Map", Index: i, Arg: fmt.Sprintf("inputs[%d]", i)})
 	}
 
+	manyFailures := &task.CallError{Call: "Map", NotStarted: 3, Skipped: 4}
+	for i := range 10 {
+		manyFailures.Failures = append(manyFailures.Failures, &task.PositionError{Call: "Map", Index: i, Arg: fmt.Sprintf("inputs[%d]", i), Err: fmt.Errorf("e%d", i)})
+	}
+
 	for _, tc := range []struct {
 		name string
 		err  error
 		want string
 	}{
-		{"two failures", twoFailures, `{"call":"Run3","failures":{
-			"0":{"arg":"recs","index":1,"error":"500 internal error"},
-			"1":{"arg":"f3","index":2,"error":"503 unavailable"}}}`},
-		{"canceled", canceled, `{"call":"Run2",
-			"failures":{"0":{"arg":"f1","index":0,"error":"boom"}},
-			"canceled":{"0":{"arg":"f2","index":1,"error":"context canceled"}}}`},
+		{"two failures", twoFailures, `{"call":"Run3","failed":2,
+			"first":{"arg":"recs","index":1,"error":"500 internal error"},
+			"errors":"recs: 500 internal error; f3: 503 unavailable"}`},
+		{"canceled", canceled, `{"call":"Run2","failed":1,
+			"first":{"arg":"f1","index":0,"error":"boom"},
+			"canceled":1}`},
 		{"unfinished tasks", unfinished, `{"call":"Await2",
 			"ctx":"context canceled: client went away",
-			"unfinished":{"0":{"arg":"t2","index":1}}}`},
+			"unfinished":1}`},
 		{"unfinished functions", ctxRun, `{"call":"Run2",
 			"ctx":"context canceled",
-			"unfinished":{
-				"0":{"arg":"f1","index":0,"error":"load: context canceled"},
-				"1":{"arg":"f2","index":1,"error":"context canceled"}}}`},
-		{"goexit and panic", withPanic, `{"call":"Run3","failures":{
-			"0":{"arg":"f1","index":0,"error":"task: function called runtime.Goexit"},
-			"1":{"arg":"f3","index":2,"panic":"out of paper","frame":` + frameJSON("lvPanic.func1", line) + `}}}`},
+			"unfinished":2}`},
+		{"goexit and panic", withPanic, `{"call":"Run3","failed":2,
+			"first":{"arg":"f1","index":0,"error":"task: function called runtime.Goexit"},
+			"errors":"f1: task: function called runtime.Goexit; f3: panic: out of paper"}`},
 		{"more than 8 unfinished", many, `{"call":"Map",
 			"ctx":"context deadline exceeded",
-			"unfinished":{
-				"0":{"arg":"inputs[0]","index":0}, "1":{"arg":"inputs[1]","index":1},
-				"2":{"arg":"inputs[2]","index":2}, "3":{"arg":"inputs[3]","index":3},
-				"4":{"arg":"inputs[4]","index":4}, "5":{"arg":"inputs[5]","index":5},
-				"6":{"arg":"inputs[6]","index":6}, "7":{"arg":"inputs[7]","index":7},
-				"more":2}}`},
+			"unfinished":10}`},
+		{"more than 8 failures", manyFailures, `{"call":"Map","failed":10,
+			"first":{"arg":"inputs[0]","index":0,"error":"e0"},
+			"errors":"inputs[0]: e0; inputs[1]: e1; inputs[2]: e2; inputs[3]: e3; inputs[4]: e4; inputs[5]: e5; inputs[6]: e6; inputs[7]: e7; and 2 more",
+			"not_started":3,"skipped":4}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, ok := tc.err.(*task.CallError); !ok {
@@ -207,7 +209,7 @@ func TestCallErrorLogValueText(t *testing.T) {
 		Ctx:      context.Canceled,
 		Canceled: []*task.PositionError{{Call: "Run3", Index: 2, Arg: "f3", Err: context.Canceled}},
 	}
-	want := `level=ERROR msg=m err.call=Run3 err.failures.0.arg=recs err.failures.0.index=1 err.failures.0.error="first\nsecond" err.ctx="context canceled" err.canceled.0.arg=f3 err.canceled.0.index=2 err.canceled.0.error="context canceled"` + "\n"
+	want := `level=ERROR msg=m err.call=Run3 err.failed=1 err.first.arg=recs err.first.index=1 err.first.error="first\nsecond" err.ctx="context canceled" err.canceled=1` + "\n"
 	if got := lvText(e); got != want {
 		t.Errorf("text:\n%s\nwant\n%s", got, want)
 	}
@@ -257,9 +259,9 @@ func TestPanicErrorLogValue(t *testing.T) {
 	}{
 		{"raised", raised, func() string {
 			return `{"call":"Run3","arg":"f2","index":1,"panic":"torn","frame":` + frameJSON("lvPanic.func1", line) + `,
-				"others":{"failures":{
-					"0":{"arg":"f1","index":0,"error":"boom"},
-					"1":{"arg":"parse","index":2,"panic":"out of paper","frame":` + frameJSON("lvPanic.func1", line2) + `}}}}`
+				"others":{"failed":2,
+					"first":{"arg":"f1","index":0,"error":"boom"},
+					"errors":"f1: boom; parse: panic: out of paper"}}`
 		}},
 		{"own", own, func() string {
 			return `{"arg":"parse","panic":"x","frame":` + frameJSON("lvPanic.func1", line3) + `}`
