@@ -132,7 +132,8 @@ func (s *site) signals(fn ast.Expr) bool {
 			case "Unlock", "RUnlock", "Release":
 				at(v).give = true
 			case "Done", "Signal", "Broadcast":
-				if _, isMethod := info.Uses[sel.Sel].(*types.Func); isMethod {
+				// ctx.Done() reads the context; wg.Done() signals.
+				if _, isMethod := info.Uses[sel.Sel].(*types.Func); isMethod && !isContext(info.TypeOf(sel.X)) {
 					signal = true
 				}
 			}

@@ -247,3 +247,20 @@ func workerAgain(ctx context.Context, pending <-chan Item) error {
 		}
 	}
 }
+
+// A child that reads the derived context's Done first: a read, not a
+// signal (a WaitGroup's Done is one).
+func readsDone(ctx context.Context, items []Item) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.ForEach`
+	for _, it := range items {
+		g.Go(func() error {
+			select {
+			case <-ctx.Done():
+				return nil
+			default:
+			}
+			return process(ctx, it)
+		})
+	}
+	return g.Wait()
+}
