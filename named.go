@@ -13,7 +13,12 @@ import (
 // the function's position: "task: Run3: recs: 500 internal error" rather
 // than "task: Run3: f3: ...", and "task: Scope: fetch /a: ..." rather than
 // "task: Scope: children[7]: ...". It works wherever a function of this
-// shape is taken: RunN, Go, Spawn, TrySpawn, RunFirstOK, Hedge.
+// shape is taken: RunN, the function [Go] (a task), Spawn, TrySpawn,
+// RunFirstOK, Hedge and their Release forms. [NamedFunc] names a function
+// that returns only an error (Group.Go and TryGo, Do), and [NamedBy] and
+// [NamedByFunc] name each call of Map, ForEach and the streams by its
+// input. Every name goes to errors, panics, logs, pprof labels, traces,
+// the dump and spans.
 //
 //	user, recs, err := task.Run2(ctx, loadUser, task.Named("recs", loadRecs))
 //
@@ -37,30 +42,85 @@ func Named[T any](name string, fn func(context.Context) (T, error)) func(context
 		if ctx == nameQuery {
 			return v, &namedError{name: name} // see nameOf
 		}
-		normal := false
-		defer func() {
-			if !normal {
-				// A panic, or a Goexit (recover returns nil, and the
-				// Goexit goes on).
-				if r := recover(); r != nil {
-					panic(&namedPanic{name: name, value: r})
-				}
-			}
-		}()
-		if p := probe.Load(); p != nil {
-			var end func()
-			ctx, end = p.Named(ctx, name)
-			defer end()
-		}
-		v, err = fn(ctx)
-		normal = true
-		if err != nil {
-			err = &namedError{name: name, err: err}
-		}
-		return v, err
+		return runNamed(ctx, func() string { return name }, fn)
 	}
 	registerNamed(reflect.ValueOf(w).Pointer())
 	return w
+}
+
+// NamedFunc is [Named] for a function that returns only an error: a child
+// of [Group.Go] or [Group.TryGo], a function of [Do].
+//
+//	g.Go(task.NamedFunc("index /c", indexPage))
+func NamedFunc(name string, fn func(context.Context) error) func(context.Context) error {
+	if fn == nil {
+		nilArg("NamedFunc", "fn")
+	}
+	return func(ctx context.Context) error {
+		_, err := runNamed(ctx, func() string { return name }, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) })
+		return err
+	}
+}
+
+// NamedBy names each call of fn by its input, with name(in), in place of
+// its position ("task: Map: user 42: ..." rather than "task: Map:
+// inputs[3]: ..."), for Map, MapSeq and MapSeqUnordered. name is called
+// only when the name is needed: when the call fails or panics, or, with
+// probes enabled (taskpprof, tasktrace, taskdump, spans), when it starts.
+//
+//	users, err := task.Map(ctx, ids, 8, task.NamedBy(func(id int) string { return "user " + strconv.Itoa(id) }, loadUser))
+func NamedBy[In, Out any](name func(In) string, fn func(context.Context, In) (Out, error)) func(context.Context, In) (Out, error) {
+	if name == nil {
+		nilArg("NamedBy", "name")
+	}
+	if fn == nil {
+		nilArg("NamedBy", "fn")
+	}
+	return func(ctx context.Context, in In) (Out, error) {
+		return runNamed(ctx, func() string { return name(in) }, func(ctx context.Context) (Out, error) { return fn(ctx, in) })
+	}
+}
+
+// NamedByFunc is [NamedBy] for a function that returns only an error, for
+// ForEach and ForEachSeq.
+func NamedByFunc[In any](name func(In) string, fn func(context.Context, In) error) func(context.Context, In) error {
+	if name == nil {
+		nilArg("NamedByFunc", "name")
+	}
+	if fn == nil {
+		nilArg("NamedByFunc", "fn")
+	}
+	return func(ctx context.Context, in In) error {
+		_, err := runNamed(ctx, func() string { return name(in) }, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx, in) })
+		return err
+	}
+}
+
+// runNamed calls fn under the name that name returns, called only when it
+// is needed: its error is wrapped with the name, a panic raised again with
+// it, and the probes told it at the start.
+func runNamed[T any](ctx context.Context, name func() string, fn func(context.Context) (T, error)) (v T, err error) {
+	normal := false
+	defer func() {
+		if !normal {
+			// A panic, or a Goexit (recover returns nil, and the
+			// Goexit goes on).
+			if r := recover(); r != nil {
+				panic(&namedPanic{name: name(), value: r})
+			}
+		}
+	}()
+	if p := probe.Load(); p != nil {
+		var end func()
+		ctx, end = p.Named(ctx, name())
+		defer end()
+	}
+	v, err = fn(ctx)
+	normal = true
+	if err != nil {
+		err = &namedError{name: name(), err: err}
+	}
+	return v, err
 }
 
 // The names of Named functions are known before they run, so that a task

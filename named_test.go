@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,60 @@ func TestNamed(t *testing.T) {
 	}
 	if msg := catch(func() { Named[int]("x", nil) }); msg != "task: Named: fn is nil" {
 		t.Errorf("Named(nil): %q", msg)
+	}
+}
+
+// NamedFunc names error-only functions (Group.Go, Do), NamedBy and
+// NamedByFunc the calls of Map and ForEach by their input: in errors and
+// panics.
+func TestNamedEverywhere(t *testing.T) {
+	ctx := context.Background()
+	down := errors.New("disk full")
+	g, _ := NewGroup(ctx, KeepGoing)
+	g.Go(func(context.Context) error { return nil })
+	g.Go(NamedFunc("index /c", func(context.Context) error { return down }))
+	if err := g.Wait(); err == nil || err.Error() != "task: Group: index /c: disk full" || !errors.Is(err, down) {
+		t.Errorf("Group.Go: %v", err)
+	}
+	err := Do(ctx, func(context.Context) error { return nil }, NamedFunc("migrate", func(context.Context) error { return down }))
+	if err == nil || err.Error() != "task: Do: migrate: disk full" {
+		t.Errorf("Do: %v", err)
+	}
+	user := func(id int) string { return "user " + strconv.Itoa(id) }
+	_, err = Map(ctx, []int{7, 42}, 1, NamedBy(user, func(_ context.Context, id int) (int, error) {
+		if id == 42 {
+			return 0, down
+		}
+		return id, nil
+	}))
+	var ce *CallError
+	if !errors.As(err, &ce) || ce.Failures[0].Arg != "user 42" || ce.Failures[0].Index != 1 || ce.Failures[0].Err != down {
+		t.Errorf("Map: %v", err)
+	}
+	r := recoverFrom(func() {
+		ForEach(ctx, []int{7, 42}, 1, NamedByFunc(user, func(_ context.Context, id int) error {
+			if id == 7 {
+				panic("torn")
+			}
+			return nil
+		}))
+	})
+	if p, ok := r.(*PanicError); !ok || p.Arg != "user 7" || p.Value != "torn" {
+		t.Errorf("ForEach panicked with %v", r)
+	}
+	// name is not called on the success path without probes.
+	calls := 0
+	_, err = Map(ctx, []int{1, 2, 3}, 2, NamedBy(func(int) string { calls++; return "x" }, func(_ context.Context, i int) (int, error) { return i, nil }))
+	if err != nil || calls != 0 {
+		t.Errorf("Map of successes: %v, name called %d times; want nil, 0", err, calls)
+	}
+	for _, f := range []func(){
+		func() { NamedFunc("x", nil) },
+		func() { NamedBy[int, int](nil, func(context.Context, int) (int, error) { return 0, nil }) },
+		func() { NamedByFunc[int](func(int) string { return "" }, nil) },
+	} {
+		if msg := catch(f); !strings.HasPrefix(msg, "task: Named") || !strings.HasSuffix(msg, " is nil") {
+			t.Errorf("nil argument: %q", msg)
+		}
 	}
 }

@@ -255,7 +255,7 @@ func recoveryFrame(fn string) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range [...]string{"panicStack(", "recordPanic[", "recovered[", "settleExit[", "(*Group).goFunc.func", "(*childTask[...]).start.func"} {
+	for _, p := range [...]string{"panicStack(", "recordPanic[", "recovered[", "settleExit[", "runNamed[", "(*Group).callGo.func", "(*childTask[...]).start.func"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}

@@ -256,7 +256,7 @@ func TestDumpNewGroup(t *testing.T) {
 		release := make(chan struct{})
 		g, _ := task.NewGroup(context.Background())
 		g.SetLimit(1)
-		g.Go(func(context.Context) error { <-release; return nil })
+		g.Go(task.NamedFunc("flush", func(context.Context) error { <-release; return nil }))
 		g.Go(func(context.Context) error { return nil })
 		time.Sleep(time.Second)
 		synctest.Wait()
@@ -264,9 +264,10 @@ func TestDumpNewGroup(t *testing.T) {
 		if err := taskdump.Write(&b); err != nil {
 			t.Fatal(err)
 		}
+		// Sorted by name, as the dump sorts siblings.
 		want := `task.Group                                 running 1s
-  children[0]                              running 1s
   children[1]                              waiting 1s
+  flush (children[0])                      running 1s
 `
 		if got := b.String(); got != want {
 			t.Errorf("dump:\n%s\nwant:\n%s", got, want)
