@@ -87,6 +87,8 @@ type inPlace struct {
 	done  map[*types.Var]bool
 
 	params map[*types.Var]*ast.FuncDecl // the group parameters, and their function (nil: a literal's)
+
+	fallback map[*types.Var]func() bool // RunN for a fixed fan-out, where the group in place has no fix
 }
 
 func (c *component) root() *component {
@@ -160,8 +162,8 @@ func groupTypeExprs(info *types.Info, e ast.Expr) []ast.Expr {
 }
 
 // runInPlace collects the components of the package and reports each.
-func runInPlace(pass *analysis.Pass, in *inspector.Inspector, done map[*types.Var]bool) {
-	ip := &inPlace{pass: pass, in: in, comps: map[*types.Var]*component{}, decls: map[*types.Func]*ast.FuncDecl{}, done: done, params: map[*types.Var]*ast.FuncDecl{}}
+func runInPlace(pass *analysis.Pass, in *inspector.Inspector, done map[*types.Var]bool, fallback map[*types.Var]func() bool) {
+	ip := &inPlace{fallback: fallback, pass: pass, in: in, comps: map[*types.Var]*component{}, decls: map[*types.Func]*ast.FuncDecl{}, done: done, params: map[*types.Var]*ast.FuncDecl{}}
 	info := pass.TypesInfo
 	for cur := range in.Root().Preorder((*ast.FuncDecl)(nil)) {
 		fd := cur.Node().(*ast.FuncDecl)
@@ -502,6 +504,9 @@ func (ip *inPlace) report(c *component) {
 	}
 	x := &check{ip: ip, c: c}
 	if why := x.run(); why != "" {
+		if len(c.vars) == 1 && ip.fallback[c.vars[0]] != nil && ip.fallback[c.vars[0]]() {
+			return
+		}
 		if debugInPlace {
 			fmt.Fprintf(os.Stderr, "%s: in place: %s\n", pass.Fset.Position(c.firstPos()), why)
 		}

@@ -128,9 +128,13 @@ func (s *site) declareErr(name string, at int) (tok token.Token, ok bool) {
 // writing it, and no function literal of the function mentions it.
 func (s *site) deadAfterWait(v *types.Var) bool {
 	info := s.info()
+	fn, _ := enclosingFunc(s.cur)
 	for _, id := range s.uses(v) {
-		for range s.cursorOf(id).Enclosing((*ast.FuncLit)(nil)) {
-			return false
+		for c := range s.cursorOf(id).Enclosing((*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+			if c.Node() != fn {
+				return false // in a function literal inside the site's function
+			}
+			break
 		}
 	}
 	for _, st := range s.list[s.w+1:] {

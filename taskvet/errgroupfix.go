@@ -33,7 +33,8 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	done := map[*types.Var]bool{} // the groups a smaller form fixed
+	done := map[*types.Var]bool{}            // the groups a smaller form fixed
+	fallback := map[*types.Var]func() bool{} // RunN for a fixed fan-out that the group in place cannot take
 	for cur := range in.Root().Preorder((*ast.BlockStmt)(nil), (*ast.CaseClause)(nil), (*ast.CommClause)(nil)) {
 		var list []ast.Stmt
 		switch n := cur.Node().(type) {
@@ -45,7 +46,7 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 			list = n.Body
 		}
 		for i := range list {
-			s := &site{pass: pass, cur: cur, list: list, i: i}
+			s := &site{pass: pass, cur: cur, list: list, i: i, fallback: fallback}
 			if !s.match() || s.kept() || s.remade || s.remake != nil {
 				continue
 			}
@@ -56,7 +57,7 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	runInPlace(pass, in, done)
+	runInPlace(pass, in, done, fallback)
 	return nil, nil
 }
 
@@ -88,6 +89,8 @@ type site struct {
 	setLimit *ast.ExprStmt   // g.SetLimit(n) at the top of the list, before any Go
 
 	ctxVar *types.Var // for a zero Group, the context the functions capture, which the fix passes on
+
+	fallback map[*types.Var]func() bool // where fixed leaves a fan-out to the group in place, its RunN
 }
 
 func (s *site) info() *types.Info { return s.pass.TypesInfo }

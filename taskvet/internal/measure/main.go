@@ -147,7 +147,17 @@ func listOrNone(s []string) string {
 // dependencies resolved as needed, this toolchain.
 var env = []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
 
-func measure(mod, core, out, taskvet string) (r *result) {
+func measure(line, core, out, taskvet string) (r *result) {
+	// module@version, and optionally skip=REGEXP: tests to leave out (go
+	// test -skip), as they need the network and fail (or hang until the
+	// timeout) before the fix as after it.
+	fields := strings.Fields(line)
+	mod, skip := fields[0], ""
+	for _, f := range fields[1:] {
+		if re, ok := strings.CutPrefix(f, "skip="); ok {
+			skip = re
+		}
+	}
 	path, version, _ := strings.Cut(mod, "@")
 	r = &result{path: path, version: version}
 	name := strings.NewReplacer("/", "_", "@", "_").Replace(mod)
@@ -224,8 +234,13 @@ func measure(mod, core, out, taskvet string) (r *result) {
 	// The tests of the changed packages, after the fix, then before; then
 	// the same with -race. One package at a time (-p 1): the machine is
 	// shared.
-	testArgs := append([]string{"go", "test", "-p", "1", "-count=1", "-json", "-timeout", timeoutFlag.String()}, r.changed...)
-	raceArgs := append([]string{"go", "test", "-p", "1", "-race", "-count=1", "-json", "-timeout", timeoutFlag.String()}, r.changed...)
+	testArgs := []string{"go", "test", "-p", "1", "-count=1", "-json", "-timeout", timeoutFlag.String()}
+	if skip != "" {
+		testArgs = append(testArgs, "-skip", skip)
+	}
+	raceArgs := append(slices.Clone(testArgs[:2]), append([]string{"-race"}, testArgs[2:]...)...)
+	testArgs = append(testArgs, r.changed...)
+	raceArgs = append(raceArgs, r.changed...)
 	after, _ := runOut(work, env, testArgs...)
 	logf("test-after", after)
 	var raceAfter []byte
