@@ -198,12 +198,15 @@ func scopeAllocs(limit, n int, start func(g *Group)) float64 {
 // returnsNil is a function of Group.Go that is not a new closure.
 func returnsNil(context.Context) error { return nil }
 
-func TestScopeAllocsTwo(t *testing.T) {
+func TestScopeAllocsOne(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	if got := scopeAllocs(NoLimit, 0, nil); got != 2 {
-		t.Errorf("Scope: %v allocations; want 2", got)
+	if got := scopeAllocs(NoLimit, 0, nil); got != 1 {
+		t.Errorf("Scope: %v allocations; want 1 (the group)", got)
+	}
+	if got := testing.AllocsPerRun(100, func() { g, _ := NewGroup(context.Background()); g.Wait() }); got != 1 {
+		t.Errorf("NewGroup + Wait: %v allocations; want 1 (the group)", got)
 	}
 }
 

@@ -79,14 +79,14 @@ func TestCallAllocs(t *testing.T) {
 			for range MapSeq(ctx, slices.Values(ins), 8, double) {
 			}
 		}},
-		{"Scope + 16 g.Go, no limit", 18, scopeGo(NoLimit)},
-		{"Scope + 16 g.Go, limit 8", 18, scopeGo(8)},
-		{"Scope + 16 Spawn + All, no limit", 36, spawnAll(NoLimit)},
-		{"Scope + 16 Spawn + All, limit 8", 29, spawnAll(8)},
-		{"NewGroup + 16 g.Go + Wait, no limit", 18, newGroupGo(NoLimit)},
-		{"NewGroup + 16 g.Go + Wait, limit 8", 18, newGroupGo(8)},
-		{"NewGroup + 16 g.Go + Wait, limit 8, BlockAtLimit", 19, newGroupGo(8, BlockAtLimit)}, // the sync.Cond of the blocked spawner
-		{"zero Group + 16 g.Go + Wait", 18, zeroGroupGo},
+		{"Scope + 16 g.Go, no limit", 17, scopeGo(NoLimit)},
+		{"Scope + 16 g.Go, limit 8", 17, scopeGo(8)},
+		{"Scope + 16 Spawn + All, no limit", 35, spawnAll(NoLimit)},
+		{"Scope + 16 Spawn + All, limit 8", 28, spawnAll(8)},
+		{"NewGroup + 16 g.Go + Wait, no limit", 17, newGroupGo(NoLimit)},
+		{"NewGroup + 16 g.Go + Wait, limit 8", 17, newGroupGo(8)},
+		{"NewGroup + 16 g.Go + Wait, limit 8, BlockAtLimit", 18, newGroupGo(8, BlockAtLimit)}, // the sync.Cond of the blocked spawner
+		{"zero Group + 16 g.Go + Wait", 17, zeroGroupGo},
 	} {
 		if got := testing.AllocsPerRun(100, tc.f); got != tc.want {
 			t.Errorf("%s: %v allocations a call; want %v", tc.name, got, tc.want)

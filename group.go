@@ -49,7 +49,7 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 // init prepares g for a call of kind (kindScope or kindGroup): the body of
 // a Scope, or the Wait of a Group not yet called, counts as one of live.
 func (g *Group) init(ctx context.Context, o Option, kind callKind) {
-	g.done = make(chan struct{})
+	g.over.Add(1)
 	g.live.Store(1)
 	g.c.initKind(ctx, o, nil, kind, nil)
 	g.parentDone = g.c.parent.Done()

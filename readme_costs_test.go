@@ -68,10 +68,13 @@ func TestReadmeCosts(t *testing.T) {
 		"`All` of completed tasks": func() float64 {
 			return testing.AllocsPerRun(100, func() { All(ctx, dones) })
 		},
-		"`Scope`": func() float64 {
-			return testing.AllocsPerRun(100, func() {
+		"`Scope`; `NewGroup` + `Wait`": func() float64 {
+			return max(testing.AllocsPerRun(100, func() {
 				Scope(ctx, func(ctx context.Context, g *Group) (int, error) { return 0, nil })
-			})
+			}), testing.AllocsPerRun(100, func() {
+				g, _ := NewGroup(ctx)
+				g.Wait()
+			}))
 		},
 		"`Group.Go`, per child": func() float64 { return perChild(func(g *Group) { g.Go(errFn) }) },
 		"`Spawn`, per child":    func() float64 { return perChild(func(g *Group) { Spawn(g, immediate[int]) }) },

@@ -90,7 +90,7 @@ type Group struct {
 	cause      atomic.Pointer[PositionError] // the failure of the first child that failed: fail-fast is under way (flagFailing)
 	count      atomic.Int64                  // children spawned so far: the next one's index
 	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
-	done       chan struct{}                 // closed when live drops to 0
+	over       sync.WaitGroup                // 1 until live drops to 0: no channel to allocate
 	parentDone <-chan struct{}               // the caller's ctx's Done, for open
 	made       atomic.Bool                   // init has run (see ready)
 	groupWait                                // NewGroup's: the state of Wait
@@ -182,7 +182,7 @@ func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T
 func (g *Group) enter(name string) int {
 	if g.live.Add(1) == 1 {
 		// The body (or Wait) and every child had returned: the group is
-		// over, and done is closed. Undo without closing it again.
+		// over, and over is done. Undo without marking it again.
 		g.live.Add(-1)
 		g.endedPanic(name)
 	}
@@ -363,7 +363,7 @@ func (g *Group) addEndedFunc(i int, o outcome) {
 // leave counts the body or a child out.
 func (g *Group) leave() {
 	if g.live.Add(-1) == 0 {
-		close(g.done)
+		g.over.Done()
 	}
 }
 
@@ -389,7 +389,7 @@ func (g *Group) settle() {
 		// them run here before blocking, as RunN does.
 		runtime.Gosched()
 	}
-	<-g.done
+	g.over.Wait()
 	if !g.c.keepGoing() {
 		g.c.fail(context.Canceled)
 	}
