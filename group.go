@@ -88,7 +88,8 @@ func (g *Group) makeZero() {
 // raises the same panic. Once a Wait has been called and every child has
 // returned, the group has ended: Go, TryGo, Spawn and TrySpawn panic (a
 // Group is not reused; make a new one). Until then a child, or any
-// goroutine, may start more children, and Wait waits for them too.
+// goroutine, may start more children, and Wait waits for them too. A child
+// of g must not call Wait: it would wait for itself.
 func (g *Group) Wait() error {
 	if g == nil {
 		nilArg("Group.Wait", "g")
