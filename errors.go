@@ -262,9 +262,15 @@ func (p *PanicError) Error() string {
 	return s
 }
 
-// message is the panic value and the stack.
+// message is the panic value and the stack. A PanicError passed on as the
+// value keeps its whole message, its own stack included: a crash prints
+// Error, and the stack where the first panic happened must be in it.
 func (p *PanicError) message() string {
-	return "panic: " + fmt.Sprint(p.Value) + "\n\n" + strings.TrimSuffix(string(p.Stack), "\n")
+	v := fmt.Sprint(p.Value)
+	if inner, ok := p.Value.(*PanicError); ok {
+		v = inner.Error()
+	}
+	return "panic: " + v + "\n\n" + strings.TrimSuffix(string(p.Stack), "\n")
 }
 
 // Unwrap returns Value when it is an error, and Others when set, so that

@@ -184,3 +184,24 @@ func TestPanicErrorOneLine(t *testing.T) {
 		t.Errorf("Error lost the stack: %q", pe.Error())
 	}
 }
+
+// A panic passed on through a nested call keeps, in Error (what a crash
+// prints), the stack where it first happened.
+func TestNestedPanicErrorKeepsFirstStack(t *testing.T) {
+	ctx := context.Background()
+	pe := recoverFrom(func() {
+		Run2(ctx, immediate[int], func(ctx context.Context) (int, error) {
+			_, _, err := Run2(ctx, immediate[int], panicsDeep)
+			return 0, err
+		})
+	}).(*PanicError)
+	if !strings.Contains(pe.Error(), "panicsDeep") {
+		t.Errorf("the outer Error lost the stack of the first panic:\n%s", pe.Error())
+	}
+	if one := fmt.Sprint(pe); strings.Contains(one, "\n") {
+		t.Errorf("%%v of a nested panic is not one line: %q", one)
+	}
+}
+
+//go:noinline
+func panicsDeep(context.Context) (int, error) { panic("deep") }
