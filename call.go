@@ -114,6 +114,8 @@ const (
 	kindGroup                           // NewGroup, or a zero Group: a Scope's group without a body
 	kindFirstOKRelease                  // RunFirstOKRelease: RunFirstOK's rules
 	kindHedgeRelease                    // HedgeRelease: Hedge's rules
+	kindQuorum                          // Quorum: RunFirstOK's rules with k winners
+	kindQuorumRelease                   // QuorumRelease
 )
 
 // runNames are the names of RunN, so that naming the call costs nothing.
@@ -144,6 +146,10 @@ func (c *call) emptyReport() report {
 		return newReport("RunFirstOKRelease", "fns")
 	case kindHedgeRelease:
 		return newReport("HedgeRelease", "fns")
+	case kindQuorum:
+		return newReport("Quorum", "fns")
+	case kindQuorumRelease:
+		return newReport("QuorumRelease", "fns")
 	case kindScope:
 		return newReport("Scope", "children")
 	case kindGroup:

@@ -87,6 +87,10 @@ func TestCallAllocs(t *testing.T) {
 		{"NewGroup + 16 g.Go + Wait, limit 8", 17, newGroupGo(8)},
 		{"NewGroup + 16 g.Go + Wait, limit 8, BlockAtLimit", 18, newGroupGo(8, BlockAtLimit)}, // the sync.Cond of the blocked spawner
 		{"zero Group + 16 g.Go + Wait", 17, zeroGroupGo},
+		{"RunFirstOK of 3", 38, func() { RunFirstOK(ctx, immediate[int], immediate[int], immediate[int]) }},
+		// RunFirstOK's, and the winners' positions and values, and the
+		// cleanup of the second winner's context.
+		{"Quorum 2 of 3", 42, func() { Quorum(ctx, 2, immediate[int], immediate[int], immediate[int]) }},
 	} {
 		if got := testing.AllocsPerRun(100, tc.f); got != tc.want {
 			t.Errorf("%s: %v allocations a call; want %v", tc.name, got, tc.want)

@@ -24,7 +24,8 @@
 // slice or sequence; [WhenAny] reports the first to complete, failed or
 // not; [FirstOK] returns the first success among tasks, and [RunFirstOK]
 // among functions it runs, canceling the losers ([Hedge] starts them one
-// after another, for hedged requests); [WhenEach] iterates over
+// after another, for hedged requests; [Quorum] waits for k successes, and
+// fails as soon as k cannot be reached); [WhenEach] iterates over
 // tasks in completion order; [Map] runs a function over a slice with at
 // most a given number of calls at once. None of them starts a goroutine to
 // wait, copies its input, or uses reflect.Select: they scale to 10^5 tasks
@@ -75,9 +76,11 @@
 // is made only when a function first looks at it (Done, Value, or Err after
 // a failure), so functions that never do cost nothing for it. With the
 // [KeepGoing] option nothing is canceled, every function runs, and each
-// gets ctx itself. [RunFirstOK] and [Hedge] give each function a context of
-// its own: the losers' are canceled with [ErrLost] once one succeeds, and
-// the winner's stays alive after the call.
+// gets ctx itself. [RunFirstOK], [Hedge] and [Quorum] give each function a
+// context of its own: the losers' are canceled with [ErrLost] once one (k
+// for Quorum) has succeeded, and the winners' stay alive after the call;
+// a Quorum that can no longer reach k cancels the others with the failure
+// that decided it as the cause.
 //
 // A function that gives up because its context was canceled did not fail:
 // it was stopped. The rule, applied when a function returns an error:

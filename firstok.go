@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -130,11 +131,16 @@ type racer[T any] struct {
 // race is the part of a racer that does not depend on T.
 type race struct {
 	call
-	winner   atomic.Int32 // 1 + the position of the first success, or 0
+	need     int32        // the successes that decide the race: 1 for RunFirstOK and Hedge, k for Quorum
+	winner   atomic.Int32 // 1 + the position of the success that decided the race, or 0
+	wins     atomic.Int32 // the successes so far
+	fails    atomic.Int32 // the failures of their own so far
 	returned chan int     // each started function's position, when it ends; never blocks (capacity len(fns))
 
-	lmu   sync.Mutex // guards lanes, and starting a function after a win
+	lmu   sync.Mutex // guards lanes and winners, and starting a function after a win
 	lanes []*lane    // the context of each started function; nil for the others
+	won   []int      // the first need successes, in the order they came: the winners
+	won1  [1]int     // won's array when need is 1: no allocation
 }
 
 // A lane is the context of one function of a race. It is its own
@@ -180,6 +186,8 @@ func (d detached) AfterFunc(f func()) func() bool {
 
 func newRacer[T any](ctx context.Context, kind callKind, fns []func(context.Context) (T, error)) *racer[T] {
 	r := &racer[T]{fns: fns, vals: make([]T, len(fns))}
+	r.need = 1
+	r.won = r.won1[:0]
 	r.returned, r.lanes = make(chan int, len(fns)), make([]*lane, len(fns))
 	r.initKind(ctx, 0, make([]outcome, len(fns)), kind, r)
 	return r
@@ -244,12 +252,29 @@ func (r *racer[T]) stagger(ctx context.Context, delay time.Duration) {
 // result waits for every started function and returns the winner, or the
 // failures. The winner's context is left alive, for a cleanup to release.
 func (r *racer[T]) result() (T, int, error) {
+	won, err := r.settleRace()
+	if len(won) > 0 {
+		return r.vals[won[0]], won[0], nil
+	}
+	var zero T
+	return zero, -1, err
+}
+
+// settleRace waits for every started function, keeps the winners'
+// contexts alive (for a cleanup to release) and cancels the others',
+// releases the values of the successes that did not win, raises a panic
+// or Goexit, and returns the winners, in the order they succeeded, if the
+// race was decided, or else the failures.
+func (r *racer[T]) settleRace() ([]int, error) {
 	f, err := r.join()
-	w := int(r.winner.Load()) - 1
+	var won []int
+	if r.winner.Load() != 0 {
+		won = r.won // no function runs any more: no lock
+	}
 	for j, l := range r.lanes {
 		switch {
 		case l == nil:
-		case j == w:
+		case slices.Contains(won, j):
 			runtime.AddCleanup(l, release, l.stop)
 		default:
 			l.cancel(context.Canceled)
@@ -257,17 +282,13 @@ func (r *racer[T]) result() (T, int, error) {
 	}
 	if r.release != nil {
 		for j := range r.fns {
-			if j != w && r.outs[j].state == succeeded {
+			if !slices.Contains(won, j) && r.outs[j].state == succeeded {
 				r.release(r.vals[j])
 			}
 		}
 	}
 	f.raise()
-	if w >= 0 {
-		return r.vals[w], w, nil
-	}
-	var zero T
-	return zero, -1, err
+	return won, err
 }
 
 // release drops the registration of the winner's context with the

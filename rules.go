@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"errors"
+	"slices"
 )
 
 // This file decides, for every kind of call, what the end of a function
@@ -90,21 +91,47 @@ func (c *call) failAt(i int, o *outcome) {
 	c.fail(r.at(i, o.err))
 }
 
-// trigger is the rule of RunFirstOK and Hedge: the first success wins and
-// cancels the others, with [ErrLost] as the cause; a failure, or a success
-// after the win, triggers nothing.
+// trigger is the rule of RunFirstOK, Hedge and Quorum: the first need
+// successes win (need is 1 but for Quorum), and the one that completes them
+// cancels the others, with [ErrLost] as the cause; a success after the win
+// triggers nothing. A failure of its own that leaves fewer functions than
+// the successes still needed (len(fns)-need+1 failures) decides the race
+// as lost: the others are canceled with that failure as the cause. With
+// need 1, that is when every function has failed: nothing is left to
+// cancel.
 func (r *race) trigger(i int, o *outcome) {
-	if o.state != succeeded || !r.winner.CompareAndSwap(0, int32(i)+1) {
-		return
-	}
-	r.fail(ErrLost)
-	r.lmu.Lock()
-	for j, l := range r.lanes {
-		if j != i && l != nil {
-			l.cancel(ErrLost)
+	switch {
+	case o.state == succeeded:
+		n := r.wins.Add(1)
+		if n > r.need {
+			return
 		}
+		r.lmu.Lock()
+		r.won = append(r.won, i)
+		if n == r.need {
+			r.winner.Store(int32(i) + 1)
+			r.fail(ErrLost)
+			for j, l := range r.lanes {
+				if l != nil && !slices.Contains(r.won, j) {
+					l.cancel(ErrLost)
+				}
+			}
+		}
+		r.lmu.Unlock()
+	case o.ownFailure() && r.need > 1:
+		if int(r.fails.Add(1)) != len(r.outs)-int(r.need)+1 || r.winner.Load() != 0 {
+			return
+		}
+		r.failAt(i, o)
+		cause := r.first
+		r.lmu.Lock()
+		for _, l := range r.lanes {
+			if l != nil {
+				l.cancel(cause)
+			}
+		}
+		r.lmu.Unlock()
 	}
-	r.lmu.Unlock()
 }
 
 // fail cancels the call's context with cause, if this is the first failure.

@@ -1,0 +1,65 @@
+package task_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tasktuple/task"
+)
+
+// A quorum read: 2 of 3 replicas. Replica a answers first, then c; b is
+// slow, and is canceled (task.ErrLost) as soon as the quorum is reached.
+func ExampleQuorum() {
+	ctx := context.Background()
+	aDone := make(chan struct{})
+	read := func(name string) func(context.Context) (string, error) {
+		return func(ctx context.Context) (string, error) {
+			switch name {
+			case "a":
+				defer close(aDone)
+			case "b":
+				<-ctx.Done() // the slow replica
+				return "", context.Cause(ctx)
+			case "c":
+				<-aDone
+			}
+			return "v7 from " + name, nil
+		}
+	}
+	vals, at, err := task.Quorum(ctx, 2, read("a"), read("b"), read("c"))
+	fmt.Println(vals, at, err)
+	// Output: [v7 from a v7 from c] [0 2] <nil>
+}
+
+// A quorum write that must reach 2 of 3 replicas fails as soon as 2 have
+// failed: the third is canceled, and the error has both failures.
+func ExampleQuorum_write() {
+	ctx := context.Background()
+	down := func(ctx context.Context) (int, error) { return 0, errors.New("replica down") }
+	slow := func(ctx context.Context) (int, error) {
+		<-ctx.Done() // canceled once 2 of 3 can no longer succeed
+		return 0, ctx.Err()
+	}
+	_, _, err := task.Quorum(ctx, 2, down, down, slow)
+	fmt.Println(err)
+	// Output:
+	// task: Quorum: fns[0]: replica down
+	// task: Quorum: fns[1]: replica down
+}
+
+// The connection a replica makes after the quorum is closed.
+func ExampleQuorumRelease() {
+	ctx := context.Background()
+	conns, at, err := task.QuorumRelease(ctx, 1, func(c *conn) { c.Close() },
+		func(ctx context.Context) (*conn, error) { return &conn{"replica-1"}, nil },
+		func(ctx context.Context) (*conn, error) {
+			<-ctx.Done() // lost, but the dial completes anyway
+			return &conn{"replica-2"}, nil
+		},
+	)
+	fmt.Println(conns[0].addr, at, err)
+	// Output:
+	// closed replica-2
+	// replica-1 [0] <nil>
+}
