@@ -300,7 +300,8 @@ func TestWaitOnScopeGroup(t *testing.T) {
 		}
 		return 0, nil
 	})
-	if msg := catch(func() { NewGroup(nil) }); msg != "task: NewGroup: ctx is nil" {
+	var nilCtx context.Context
+	if msg := catch(func() { NewGroup(nilCtx) }); msg != "task: NewGroup: ctx is nil" {
 		t.Errorf("NewGroup(nil): %q", msg)
 	}
 	if msg := catch(func() { (*Group)(nil).Wait() }); msg != "task: Group.Wait: g is nil" {

@@ -118,12 +118,13 @@ func TestQuorumPanicsAndBadInput(t *testing.T) {
 	if pe, isPE := r.(*PanicError); !isPE || pe.Value != "torn" || pe.Call != "Quorum" || pe.Arg != "fns[1]" {
 		t.Errorf("Quorum raised %#v", r)
 	}
+	var nilCtx context.Context
 	for want, f := range map[string]func(){
 		"task: Quorum: k is 0; want 1 to len(fns), 2": func() { Quorum(context.Background(), 0, ok, ok) },
 		"task: Quorum: k is 3; want 1 to len(fns), 2": func() { Quorum(context.Background(), 3, ok, ok) },
 		"task: Quorum: fns[1] is nil":                 func() { Quorum(context.Background(), 1, ok, nil) },
 		"task: QuorumRelease: release is nil":         func() { QuorumRelease[int](context.Background(), 1, nil, ok) },
-		"task: Quorum: ctx is nil":                    func() { Quorum(nil, 1, ok) },
+		"task: Quorum: ctx is nil":                    func() { Quorum(nilCtx, 1, ok) },
 	} {
 		if msg := catch(f); msg != want {
 			t.Errorf("panic %q; want %q", msg, want)
