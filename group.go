@@ -141,6 +141,6 @@ func (g *Group) watchPanic(o *outcome) {
 // groupWait is the state of a Group's Wait.
 type groupWait struct {
 	waitOnce sync.Once
-	final    *waited                     // set by the first Wait
+	final    *waited                     // set by the first Wait; nil if every child succeeded
 	orphan   atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
 }

@@ -131,3 +131,36 @@ func TestQuorumPanicsAndBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Successes that come at once: exactly k winners, each a success, and no
+// winner's context canceled.
+func TestQuorumConcurrentSuccesses(t *testing.T) {
+	for range 200 {
+		const n, k = 8, 3
+		start := make(chan struct{})
+		var ctxs [n]context.Context
+		fns := make([]func(context.Context) (int, error), n)
+		for i := range fns {
+			fns[i] = func(ctx context.Context) (int, error) {
+				ctxs[i] = ctx
+				<-start
+				return i * 10, nil
+			}
+		}
+		go func() { close(start) }()
+		vals, pos, err := Quorum(context.Background(), k, fns...)
+		if err != nil || len(vals) != k || len(pos) != k {
+			t.Fatalf("Quorum = %v %v %v", vals, pos, err)
+		}
+		seen := map[int]bool{}
+		for x, p := range pos {
+			if seen[p] || vals[x] != p*10 {
+				t.Fatalf("winners %v with values %v", pos, vals)
+			}
+			seen[p] = true
+			if ctxs[p].Err() != nil {
+				t.Fatalf("winner %d's context canceled: %v", p, context.Cause(ctxs[p]))
+			}
+		}
+	}
+}

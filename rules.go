@@ -102,13 +102,15 @@ func (c *call) failAt(i int, o *outcome) {
 func (r *race) trigger(i int, o *outcome) {
 	switch {
 	case o.state == succeeded:
-		n := r.wins.Add(1)
-		if n > r.need {
+		// Counted under the lock: the success that completes the winners
+		// must see every one before it in won.
+		r.lmu.Lock()
+		if len(r.won) == int(r.need) {
+			r.lmu.Unlock()
 			return
 		}
-		r.lmu.Lock()
 		r.won = append(r.won, i)
-		if n == r.need {
+		if len(r.won) == int(r.need) {
 			r.winner.Store(int32(i) + 1)
 			r.fail(ErrLost)
 			for j, l := range r.lanes {
