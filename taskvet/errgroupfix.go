@@ -1,10 +1,15 @@
 package taskvet
 
 import (
+	"bytes"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -30,6 +35,9 @@ const benchPrefix = taskPath + "/bench"
 
 func runErrgroupFix(pass *analysis.Pass) (any, error) {
 	if !imports(pass.Pkg, errgroupPath) || pass.Pkg.Path() == benchPrefix || strings.HasPrefix(pass.Pkg.Path(), benchPrefix+"/") {
+		return nil, nil
+	}
+	if policesImports(pass) {
 		return nil, nil
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -668,4 +676,48 @@ func (s *site) kept() bool {
 		}
 	}
 	return false
+}
+
+// policesImports reports whether a test file of the package names
+// errgroup's import path in a string: a test that lists the imports the
+// package may have (pkgsite's pkgsite-cli allows the standard library and
+// errgroup only), which a fix that imports the task package would fail.
+// Such a package is left as it is. The test files are read from the
+// package's directory, as they may not be part of the pass (-test=false).
+func policesImports(pass *analysis.Pass) bool {
+	if len(pass.Files) == 0 {
+		return false
+	}
+	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
+	tests, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, name := range tests {
+		if src, err := os.ReadFile(name); err == nil && bytes.Contains(src, []byte(errgroupPath)) && !importsOnlyMention(src) {
+			return true
+		}
+	}
+	return false
+}
+
+// importsOnlyMention reports whether the only mentions of errgroup's
+// import path in src are import specs.
+func importsOnlyMention(src []byte) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return true
+	}
+	n := 0
+	ast.Inspect(f, func(node ast.Node) bool {
+		if lit, ok := node.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if p, err := strconv.Unquote(lit.Value); err == nil && p == errgroupPath {
+				n++
+			}
+		}
+		return true
+	})
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == errgroupPath {
+			n--
+		}
+	}
+	return n <= 0
 }
