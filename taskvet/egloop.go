@@ -421,10 +421,25 @@ func isVarChain(info *types.Info, e ast.Expr) bool {
 }
 
 // positive reports whether e is a call known to return at least 1:
-// runtime.NumCPU() or runtime.GOMAXPROCS(n).
+// runtime.NumCPU(), runtime.GOMAXPROCS(n), or max of a positive constant
+// or such a call and anything.
 func positive(info *types.Info, e ast.Expr) bool {
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
 	if !ok {
+		return false
+	}
+	if id, isID := ast.Unparen(call.Fun).(*ast.Ident); isID && info.Uses[id] == types.Universe.Lookup("max") {
+		// max(2, n): at least its largest positive constant.
+		for _, a := range call.Args {
+			if tv := info.Types[a]; tv.Value != nil {
+				if n, exact := constant.Int64Val(constant.ToInt(tv.Value)); exact && n >= 1 {
+					return true
+				}
+			}
+			if positive(info, a) {
+				return true
+			}
+		}
 		return false
 	}
 	f := funcOf(info, call, "runtime")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"runtime"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -261,6 +262,17 @@ func readsDone(ctx context.Context, items []Item) error {
 			}
 			return process(ctx, it)
 		})
+	}
+	return g.Wait()
+}
+
+// max of a positive constant and anything is a positive limit: set as it
+// is.
+func maxLimit(items []Item) error {
+	var g errgroup.Group // want `task.Group in place`
+	g.SetLimit(max(2, runtime.GOMAXPROCS(0)/2))
+	for _, it := range items {
+		g.Go(func() error { return process(context.Background(), it) })
 	}
 	return g.Wait()
 }
