@@ -72,10 +72,9 @@ func TestNewGroupFirstErrorAndKeepGoing(t *testing.T) {
 	boom := errors.New("boom")
 	g, ctx := NewGroup(context.Background(), FirstError, KeepGoing)
 	var ran atomic.Int32
-	first := make(chan struct{})
-	g.Go(func(context.Context) error { defer close(first); return boom })
+	g.Go(func(context.Context) error { return boom })
 	g.Go(func(context.Context) error {
-		<-first
+		recordedFirst(g) // the failure of child 0 is recorded first
 		ran.Add(1)
 		return errors.New("second")
 	})
@@ -94,8 +93,11 @@ func TestNewGroupPanicInWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		g, _ := NewGroup(context.Background())
 		release := make(chan struct{})
-		g.Go(func(ctx context.Context) error { panic("kaboom") })
-		g.Go(func(ctx context.Context) error { <-release; return nil })
+		running := make(chan struct{})
+		// The panic comes once the other child runs: before, fail-fast
+		// would refuse it, and Wait would rightly not wait for it.
+		g.Go(func(ctx context.Context) error { <-running; panic("kaboom") })
+		g.Go(func(ctx context.Context) error { close(running); <-release; return nil })
 		raised := make(chan any, 2)
 		go func() {
 			for range 2 { // a second Wait raises the same panic
@@ -198,16 +200,14 @@ func TestZeroGroup(t *testing.T) {
 	boom := errors.New("boom")
 	var g Group
 	var ran atomic.Int32
-	first := make(chan struct{})
 	g.Go(func(ctx context.Context) error {
-		defer close(first)
 		if ctx != context.Background() {
 			t.Errorf("the zero Group's children get %v; want context.Background()", ctx)
 		}
 		return boom
 	})
 	for range 5 {
-		g.Go(func(ctx context.Context) error { <-first; ran.Add(1); return errors.New("later") })
+		g.Go(func(ctx context.Context) error { recordedFirst(&g); ran.Add(1); return errors.New("later") })
 	}
 	if err := g.Wait(); err != boom {
 		t.Fatalf("Wait = %v; want the first failure itself", err)
@@ -485,5 +485,17 @@ func TestTryAfterStopOrFailure(t *testing.T) {
 		if end == "failure" && (!errors.As(err, &ce) || ce.NotStarted != 0 || len(ce.Canceled) != 0) {
 			t.Errorf("after a failure: Wait = %v; want the failure alone", err)
 		}
+	}
+}
+
+// recordedFirst waits until the group has recorded a first failure
+// (FirstError's), so that a later failure is later for the group too: a
+// function's deferred calls run before the group records its end.
+func recordedFirst(g *Group) {
+	for {
+		if _, ok := g.c.firstAt(); ok {
+			return
+		}
+		runtime.Gosched()
 	}
 }
