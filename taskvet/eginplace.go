@@ -54,8 +54,6 @@ type component struct {
 	badPos  token.Pos    // where, for a diagnostic
 	funcs   map[*types.Func]bool
 	parent  *component
-	hasGo   map[ast.Node]bool // FuncDecls that call Go on the component, directly or through a call
-	hasWait map[ast.Node]bool
 }
 
 // A gcreate is a statement that makes a group of the component.

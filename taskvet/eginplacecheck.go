@@ -27,7 +27,6 @@ type check struct {
 	block     bool // task.BlockAtLimit is needed
 	keepGoing map[*gcreate]bool
 	limitEdit []analysis.TextEdit
-	what      []string // what changes, for the message
 }
 
 func (x *check) info() *types.Info { return x.ip.pass.TypesInfo }
@@ -753,9 +752,9 @@ func (x *check) fix() {
 			if !limited {
 				continue
 			}
-			var st ast.Node = cr.decl
-			if st == nil {
-				st = cr.cur.Node()
+			st := cr.cur.Node() // g := &errgroup.Group{}
+			if cr.decl != nil {
+				st = cr.decl // var g errgroup.Group
 			}
 			ctxPkg := name(pos, "context", "context")
 			replaced = append(replaced, st)

@@ -276,3 +276,14 @@ func maxLimit(items []Item) error {
 	}
 	return g.Wait()
 }
+
+// A zero Group made by a literal, limited over a channel: made by
+// NewGroup.
+func unboundedLiteral(items <-chan Item) error {
+	g := &errgroup.Group{} // want `task.Group in place.*BlockAtLimit`
+	g.SetLimit(4)
+	for it := range items {
+		g.Go(func() error { return process(context.Background(), it) })
+	}
+	return g.Wait()
+}
