@@ -146,3 +146,21 @@ func BenchmarkMap(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRace: a quorum of 2 of 3 functions that return at once, against
+// RunFirstOK of 3, the call it generalizes.
+func BenchmarkRace(b *testing.B) {
+	ctx := context.Background()
+	b.Run("call=RunFirstOK/n=3", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			RunFirstOK(ctx, immediate[int], immediate[int], immediate[int])
+		}
+	})
+	b.Run("call=Quorum/k=2/n=3", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			Quorum(ctx, 2, immediate[int], immediate[int], immediate[int])
+		}
+	})
+}
