@@ -157,7 +157,7 @@ func BenchmarkRace(b *testing.B) {
 			RunFirstOK(ctx, immediate[int], immediate[int], immediate[int])
 		}
 	})
-	b.Run("call=Quorum/k=2/n=3", func(b *testing.B) {
+	b.Run("call=Quorum_k2/n=3", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
 			Quorum(ctx, 2, immediate[int], immediate[int], immediate[int])
