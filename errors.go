@@ -249,18 +249,23 @@ type PanicError struct {
 // Error returns where the panic happened, its value, the original stack,
 // then the other failures of the call, one per line.
 func (p *PanicError) Error() string {
-	s := "task: "
-	switch {
-	case p.Call != "":
-		s += p.Call + ": " + p.Arg + ": "
-	case p.name != "":
-		s += p.name + ": "
-	}
-	s += p.message()
+	s := p.where() + p.message()
 	if p.Others != nil {
 		s += "\n\n" + p.Others.Error()
 	}
 	return s
+}
+
+// where is the start of the panic's message: "task: Call: Arg: ", or, for
+// a task's own, "task: name: " or "task: ".
+func (p *PanicError) where() string {
+	switch {
+	case p.Call != "":
+		return "task: " + p.Call + ": " + p.Arg + ": "
+	case p.name != "":
+		return "task: " + p.name + ": "
+	}
+	return "task: "
 }
 
 // message is the panic value and the stack. A PanicError passed on as the

@@ -31,14 +31,7 @@ func (p *PanicError) Format(f fmt.State, verb rune) {
 
 // oneLine is the one-line form of Format.
 func (p *PanicError) oneLine() string {
-	s := "task: "
-	switch {
-	case p.Call != "":
-		s += p.Call + ": " + p.Arg + ": "
-	case p.name != "":
-		s += p.name + ": "
-	}
-	s += "panic: " + fmt.Sprint(p.Value)
+	s := p.where() + "panic: " + fmt.Sprint(p.Value)
 	if src := firstFrame(p.Stack); src != nil {
 		s += " [at " + filepath.Base(src.File) + ":" + strconv.Itoa(src.Line) + "]"
 	}
