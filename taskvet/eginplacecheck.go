@@ -868,17 +868,12 @@ func (x *check) fix() {
 // function returns at end, whatever loop or select holds the block.
 func terminal(cur inspector.Cursor) (end token.Pos, ok bool) {
 	for c := cur; ; c = c.Parent() {
-		var list []ast.Stmt
-		switch p := c.Parent().Node().(type) {
+		switch c.Parent().Node().(type) {
 		case *ast.FuncLit, *ast.FuncDecl, nil:
 			return 0, false
-		case *ast.BlockStmt:
-			list = p.List
-		case *ast.CaseClause:
-			list = p.Body
-		case *ast.CommClause:
-			list = p.Body
-		default:
+		}
+		list, isList := stmtList(c.Parent().Node())
+		if !isList {
 			continue
 		}
 		st, ok := c.Node().(ast.Stmt)

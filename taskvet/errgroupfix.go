@@ -44,15 +44,7 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 	done := map[*types.Var]bool{}            // the groups a smaller form fixed
 	fallback := map[*types.Var]func() bool{} // RunN for a fixed fan-out that the group in place cannot take
 	for cur := range in.Root().Preorder((*ast.BlockStmt)(nil), (*ast.CaseClause)(nil), (*ast.CommClause)(nil)) {
-		var list []ast.Stmt
-		switch n := cur.Node().(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		}
+		list, _ := stmtList(cur.Node())
 		for i := range list {
 			s := &site{pass: pass, cur: cur, list: list, i: i, fallback: fallback}
 			if !s.match() || s.kept() || s.remade || s.remake != nil {
@@ -720,4 +712,18 @@ func importsOnlyMention(src []byte) bool {
 		}
 	}
 	return n <= 0
+}
+
+// stmtList returns the statements of a block, a case or a select's case,
+// and whether n is one of those.
+func stmtList(n ast.Node) ([]ast.Stmt, bool) {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List, true
+	case *ast.CaseClause:
+		return n.Body, true
+	case *ast.CommClause:
+		return n.Body, true
+	}
+	return nil, false
 }
