@@ -24,7 +24,7 @@ type call struct {
 	parent context.Context
 	outs   []outcome     // one per function; outs[i] written only by function i, read after wg.Wait
 	kind   callKind      // names the call in errors and chooses its rules
-	opts   uint8         // the options' flags (KeepGoing, Settled); Grace's period is in gr
+	opts   uint8         // the options' flags (KeepGoing, Settled, ...); Grace's period is in gr
 	flags  atomic.Uint32 // flagReady, flagFailed, flagHalted: set once each, never cleared
 
 	mu     sync.Mutex // guards child, cancel and first
@@ -59,6 +59,7 @@ func (c *call) isFailing() bool  { return c.flags.Load()&flagFailing != 0 }
 func (c *call) keepGoing() bool { return Option(c.opts)&KeepGoing != 0 }
 func (c *call) settled() bool   { return Option(c.opts)&Settled != 0 }
 func (c *call) blocks() bool    { return Option(c.opts)&BlockAtLimit != 0 }
+func (c *call) startsAll() bool { return Option(c.opts)&StartAll != 0 }
 
 // A site is where a function runs, for the probes, which alone ask for its
 // names: g is nil for a task of Go, i is -1 for the body of a Scope.

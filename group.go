@@ -22,7 +22,9 @@ import (
 //	err := g.Wait()
 //
 // The rules are a Scope's with no body: a child's failure cancels ctx and
-// the children not started yet ([KeepGoing]: it cancels nothing), Wait
+// the children not started yet ([KeepGoing]: it cancels nothing;
+// [StartAll]: it cancels ctx and every child still starts, as errgroup's
+// WithContext), Wait
 // returns every failure in a *[CallError] ("task: Group: children[i]: ...";
 // [FirstError]: the first failure as its function returned it, errgroup's
 // error), a child's panic or Goexit is raised in Wait once every child has

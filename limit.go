@@ -46,6 +46,7 @@ func (g *Group) SetLimit(n int) {
 		return
 	}
 	g.limit.Store(int64(n))
+	g.c.limited(n, -1)
 }
 
 // trySlot takes a slot of a limited group for TrySpawn, if one is free and
@@ -141,13 +142,17 @@ const (
 )
 
 // refusal says whether children may start now: not after a failure
-// (unless the group keeps going), nor after the call stopped taking new
-// work (see call.stopping).
+// (unless the group keeps going, or starts all), nor after the call
+// stopped taking new work (see call.stopping).
 func (g *Group) refusal() refusal {
 	// A failure that came first drained the queue when it happened
 	// (childEnded). With KeepGoing nothing fails the group before it
-	// ends.
-	return g.c.leftBy(g.c.stopping())
+	// ends; with StartAll a failure refuses nothing.
+	r := g.c.leftBy(g.c.stopping())
+	if r == refusedFailed && g.c.startsAll() {
+		return admitted
+	}
+	return r
 }
 
 // refuse records a child that will never start, for reason r, and its

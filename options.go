@@ -55,6 +55,19 @@ const (
 	// other calls; without it, a child at the limit waits in a queue and
 	// the spawner never blocks.
 	BlockAtLimit
+
+	// StartAll: a failure cancels the group's context, as without
+	// [KeepGoing], but every child given to Go, TryGo, Spawn and TrySpawn
+	// still starts, with that canceled context: after the failure, the
+	// children waiting for a slot start as slots free, and a spawner
+	// blocked at the limit ([BlockAtLimit]) waits for its slot and starts
+	// its child. That is what errgroup's WithContext does, which calls
+	// every function passed to Go; nothing is counted in
+	// CallError.Skipped. A stop still refuses new children ([Group.Stop],
+	// the caller's ctx with [Grace]). It is accepted by NewGroup and
+	// Scope, and has no effect on the other calls, nor with KeepGoing
+	// (which starts every child too and cancels nothing).
+	StartAll
 )
 
 // graceShift is where the grace period of Grace starts in an Option: the
@@ -98,7 +111,7 @@ func (o Option) String() string {
 	for _, x := range [...]struct {
 		o    Option
 		name string
-	}{{KeepGoing, "KeepGoing"}, {Settled, "Settled"}, {FirstError, "FirstError"}, {BlockAtLimit, "BlockAtLimit"}} {
+	}{{KeepGoing, "KeepGoing"}, {Settled, "Settled"}, {FirstError, "FirstError"}, {BlockAtLimit, "BlockAtLimit"}, {StartAll, "StartAll"}} {
 		if o&x.o != 0 {
 			add(x.name)
 			o &^= x.o
