@@ -85,6 +85,17 @@ func (c *call) begin() {
 	}
 }
 
+// limited tells the probes, if any, of the call's limit (NoLimit: none)
+// and of its number of inputs (-1: the call cannot tell).
+func (c *call) limited(limit, inputs int) {
+	if p, ok := probe.Load().(probe.Limiter); ok {
+		if limit == NoLimit {
+			limit = 0
+		}
+		p.Limit(c.parent, c.report().e.Call, limit, inputs)
+	}
+}
+
 // callEnd tells the probes, if any, that the call returns with err.
 func (c *call) callEnd(err error) {
 	if c.gr != nil {

@@ -48,6 +48,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 	}
 	s := &mapping[In, Out]{in: inputs, fn: fn, out: out}
 	s.initKind(ctx, o, nil, kind, s)
+	s.limited(limit, len(inputs))
 	s.watchOuter()
 	workers := min(limit, len(inputs))
 	s.wg.Add(workers)

@@ -103,6 +103,7 @@ func newStream[In, Out any](ctx context.Context, kind callKind, limit int, fn fu
 	s.h.init(&s.c, limit, ordered)
 	s.slots = make([]seqSlot[In, Out], s.h.slots())
 	s.c.initKind(ctx, o, nil, kind, s)
+	s.c.limited(limit, -1)
 	s.c.watchOuter()
 	s.done = s.c.parent.Done()
 	s.f = s.c.report()

@@ -31,210 +31,69 @@
 package taskdump
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/tasktuple/task/internal/probe"
 )
 
-var once sync.Once
+var (
+	once    sync.Once
+	enabled atomic.Bool // Enable has run
+)
 
 // Enable starts recording the calls that start from now on.
 func Enable() {
-	once.Do(func() { probe.Install(registry{}) })
+	once.Do(func() {
+		probe.Install(registry{})
+		enabled.Store(true)
+	})
 }
 
 // Write writes the calls running now, as a tree: each call with its
 // functions, each function with the calls it runs, and how long each has
-// been running.
+// been running. It writes every call and function; [Handler] lists fewer
+// at a time.
 func Write(w io.Writer) error {
-	mu.Lock()
-	defer mu.Unlock()
 	var b strings.Builder
-	now := time.Now()
-	var walk func(ns map[*node]bool, depth int)
-	walk = func(ns map[*node]bool, depth int) {
-		sorted := make([]*node, 0, len(ns))
-		for n := range ns {
-			sorted = append(sorted, n)
-		}
-		slices.SortFunc(sorted, func(a, b *node) int {
-			if c := a.start.Compare(b.start); c != 0 {
-				return c
-			}
-			return strings.Compare(a.name, b.name)
-		})
-		for _, n := range sorted {
-			label := strings.Repeat("  ", depth) + n.name
+	var write func(es []entry, depth int)
+	write = func(es []entry, depth int) {
+		for _, e := range es {
+			label := strings.Repeat("  ", depth) + e.Name
 			state := "running"
-			if n.queued {
+			if e.State == "waiting" {
 				state = "waiting"
 			}
-			fmt.Fprintf(&b, "%-42s %s %v", label, state, now.Sub(n.start))
-			if n.stop != nil {
+			fmt.Fprintf(&b, "%-42s %s %v", label, state, e.dur)
+			if e.Stop != nil {
 				b.WriteString("; ")
-				n.stop.write(&b, n, now)
+				e.writeStop(&b)
 			}
 			b.WriteByte('\n')
-			walk(n.children, depth+1)
+			write(e.Children, depth+1)
 		}
 	}
-	walk(roots, 0)
+	write(take(false).Calls, 0)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-var (
-	mu    sync.Mutex
-	roots = map[*node]bool{} // guarded by mu, as every node's children
-)
-
-// A node is a running call or function.
-type node struct {
-	name     string
-	start    time.Time
-	parent   *node // nil for a call at the top
-	children map[*node]bool
-	queued   bool       // a child of a Scope waiting for a slot
-	call     bool       // a call, not a function
-	stop     *stopState // a call that stopped taking new work (Grace)
-}
-
-// A stopState is the stop of a call with a grace period.
-type stopState struct {
-	notStarted int       // the work not started at the stop; -1: the call could not tell
-	graceEnd   time.Time // when the grace period ends; zero until it starts
-	cut        bool      // the grace period ended: the functions still running were canceled
-}
-
-// write writes the state of n, a call that stopped: "stopping, 3 running,
-// 12 not started, 4.2s of grace left", or once the grace period has ended
-// "cut, 1 running". The functions running are those of n still registered,
-// waiting children of a Scope left out.
-func (s *stopState) write(b *strings.Builder, n *node, now time.Time) {
-	running := 0
-	for c := range n.children {
-		if !c.queued {
-			running++
-		}
-	}
-	if s.cut {
-		fmt.Fprintf(b, "cut, %d running", running)
+// writeStop writes the state of e, a call that stopped: "stopping, 3
+// running, 12 not started, 4.2s of grace left", or once the grace period
+// has ended "cut, 1 running". The functions running are those of e still
+// registered, waiting children of a Scope left out.
+func (e *entry) writeStop(b *strings.Builder) {
+	fmt.Fprintf(b, "%s, %d running", e.State, e.Counts.Running)
+	if e.State == "cut" {
 		return
 	}
-	fmt.Fprintf(b, "stopping, %d running", running)
-	if s.notStarted >= 0 {
-		fmt.Fprintf(b, ", %d not started", s.notStarted)
+	if n := e.Stop.NotStarted; n != nil {
+		fmt.Fprintf(b, ", %d not started", *n)
 	}
-	if !s.graceEnd.IsZero() {
-		fmt.Fprintf(b, ", %v of grace left", max(s.graceEnd.Sub(now), 0))
-	}
-}
-
-type key struct{}
-
-func add(ctx context.Context, name string) (context.Context, *node) {
-	n := &node{name: name, start: time.Now(), children: map[*node]bool{}}
-	n.parent, _ = ctx.Value(key{}).(*node)
-	mu.Lock()
-	if n.parent != nil {
-		n.parent.children[n] = true
-	} else {
-		roots[n] = true
-	}
-	mu.Unlock()
-	return context.WithValue(ctx, key{}, n), n
-}
-
-func remove(n *node) {
-	mu.Lock()
-	if n.parent != nil {
-		delete(n.parent.children, n)
-	} else {
-		delete(roots, n)
-	}
-	mu.Unlock()
-}
-
-type registry struct{}
-
-func (registry) Call(ctx context.Context, call string) (context.Context, func(error)) {
-	ctx, n := add(ctx, "task."+call)
-	n.call = true // before another goroutine can see n, as it is written without mu
-	return ctx, func(error) { remove(n) }
-}
-
-func (registry) Func(ctx context.Context, call, arg string) (context.Context, func(probe.Outcome)) {
-	ctx, n := add(ctx, arg)
-	return ctx, func(probe.Outcome) { remove(n) }
-}
-
-// Queued records a child of a Scope that waits for a slot.
-func (registry) Queued(ctx context.Context, call, arg string) func() {
-	_, n := add(ctx, arg)
-	mu.Lock()
-	n.queued = true
-	mu.Unlock()
-	return func() { remove(n) }
-}
-
-func (registry) Named(ctx context.Context, name string) (context.Context, func()) {
-	if n, ok := ctx.Value(key{}).(*node); ok {
-		mu.Lock()
-		n.name = name + " (" + n.name + ")"
-		mu.Unlock()
-	}
-	return ctx, func() {}
-}
-
-// callNode is the node of the call whose context, as Call returned it, is ctx.
-func callNode(ctx context.Context) *node {
-	if n, ok := ctx.Value(key{}).(*node); ok && n.call {
-		return n
-	}
-	return nil
-}
-
-// Stop records that a call with a grace period stopped taking new work.
-func (registry) Stop(ctx context.Context, call string, notStarted int, grace time.Duration) {
-	n := callNode(ctx)
-	if n == nil {
-		return
-	}
-	s := &stopState{notStarted: notStarted}
-	if grace > 0 {
-		s.graceEnd = time.Now().Add(grace)
-	}
-	mu.Lock()
-	n.stop = s
-	mu.Unlock()
-}
-
-// GraceStart records the start of the grace period of a call that
-// Group.Stop stopped.
-func (registry) GraceStart(ctx context.Context, call string, grace time.Duration) {
-	if n := callNode(ctx); n != nil {
-		end := time.Now().Add(grace)
-		mu.Lock()
-		if n.stop != nil {
-			n.stop.graceEnd = end
-		}
-		mu.Unlock()
-	}
-}
-
-// GraceEnd records the end of the grace period of a call.
-func (registry) GraceEnd(ctx context.Context, call string) {
-	if n := callNode(ctx); n != nil {
-		mu.Lock()
-		if n.stop != nil {
-			n.stop.cut = true
-		}
-		mu.Unlock()
+	if d := e.Stop.graceLeft; d >= 0 {
+		fmt.Fprintf(b, ", %v of grace left", d)
 	}
 }

@@ -99,8 +99,27 @@ type Stopper interface {
 	GraceEnd(ctx context.Context, call string)
 }
 
+// A Limiter is a Probe that is also told of the limit of a call, with the
+// context the Probe's Call returned, once the call knows it: Map and
+// ForEach when they start, MapSeq, MapSeqUnordered and ForEachSeq when
+// the range starts, a Scope or a Group when Group.SetLimit sets one (not
+// told for NoLimit). limit is the most functions that run at once (0: no
+// limit); inputs is the number of inputs of Map and ForEach, -1 for the
+// other calls, which cannot tell.
+type Limiter interface {
+	Limit(ctx context.Context, call string, limit, inputs int)
+}
+
 // chain runs several probes as one.
 type chain []Probe
+
+func (c chain) Limit(ctx context.Context, call string, limit, inputs int) {
+	for _, p := range c {
+		if l, ok := p.(Limiter); ok {
+			l.Limit(ctx, call, limit, inputs)
+		}
+	}
+}
 
 func (c chain) Stop(ctx context.Context, call string, notStarted int, grace time.Duration) {
 	for _, p := range c {
