@@ -128,6 +128,8 @@ const (
 	kindHedgeRelease                    // HedgeRelease: Hedge's rules
 	kindQuorum                          // Quorum: RunFirstOK's rules with k winners
 	kindQuorumRelease                   // QuorumRelease
+	kindUntil                           // Until: RunFirstOK's rules, the caller's predicate decides
+	kindMapWithin                       // MapWithin: Map under a budget
 )
 
 // runNames are the names of RunN, so that naming the call costs nothing.
@@ -162,6 +164,10 @@ func (c *call) emptyReport() report {
 		return newReport("Quorum", "fns")
 	case kindQuorumRelease:
 		return newReport("QuorumRelease", "fns")
+	case kindUntil:
+		return newReport("Until", "fns")
+	case kindMapWithin:
+		return newReport("MapWithin", "inputs")
 	case kindScope:
 		return newReport("Scope", "children")
 	case kindGroup:

@@ -26,7 +26,7 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 		nilArg("Map", "fn")
 	}
 	checkLimit("Map", limit)
-	return mapN(kindMap, ctx, inputs, limit, fn, options(opts))
+	return mapN(kindMap, ctx, inputs, limit, fn, options(opts), nil)
 }
 
 // NoLimit is the limit of [Map], [ForEach] and [Scope]'s [Group.SetLimit]
@@ -40,8 +40,9 @@ func checkLimit(name string, limit int) {
 	}
 }
 
-// mapN is Map, named after the call of kind.
-func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), o Option) ([]Out, error) {
+// mapN is Map, named after the call of kind. With left, a budget's end
+// (ctx's cause ErrBudget) is not a failure: see budgetLeft.
+func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), o Option, left *[]int) ([]Out, error) {
 	out := make([]Out, len(inputs))
 	if len(inputs) == 0 {
 		return out, nil
@@ -65,6 +66,9 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 		// it; with KeepGoing nothing is left but by a stop).
 		err = s.notStarted(err, len(inputs)-taken, span{taken, len(inputs)}, s.stopped.Load() && !s.failedFirst.Load())
 		f.e = *err.(*CallError) // a panic raised holds it too
+	}
+	if left != nil {
+		err = s.budgetLeft(&f, err, left)
 	}
 	err = s.conclude(&f, err)
 	if err != nil && !s.settled() {

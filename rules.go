@@ -105,7 +105,7 @@ func (r *race) trigger(i int, o *outcome) {
 		// Counted under the lock: the success that completes the winners
 		// must see every one before it in won.
 		r.lmu.Lock()
-		if len(r.won) == int(r.need) {
+		if r.need == 0 || len(r.won) == int(r.need) { // 0: the caller decides (Until)
 			r.lmu.Unlock()
 			return
 		}

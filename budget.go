@@ -1,0 +1,78 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+)
+
+// ErrBudget is the cause of the cancellation that [MapWithin] sends to
+// the calls still running when its budget ends.
+var ErrBudget = errors.New("task: the budget ended")
+
+// MapWithin is [Map] with a budget: a search page over ten shards that
+// renders from the shards that answered within 200ms. It calls fn on
+// every element of inputs, with at most limit calls running at once, and
+// when budget has passed since the call began, it stops: the calls
+// running are canceled with the cause [ErrBudget] and no input starts
+// after (with [Grace], the calls running keep a live context for the
+// grace period, and Stopping is closed, as when the caller's ctx is done).
+//
+// The budget's end is not a failure. MapWithin returns out, the results in
+// the order of inputs, whatever err is (as Map with [Settled]): the result
+// of every input whose call succeeded, before or after the budget's end,
+// and zero elsewhere; left, in ascending order, the positions of the
+// inputs the budget's end left without a result: their calls returned a
+// cancellation after it, or never started; and err, Map's error for the
+// failures of the calls ("task: MapWithin: inputs[3]: ..."), nil if none
+// failed, which does not count what the budget left. Only if the caller's
+// ctx ends the call too, as it would Map, is err a *[CallError] with Ctx
+// set. To make the budget's end a failure, test len(left) > 0, or pass
+// Map a ctx with a deadline instead: its end fails the call.
+//
+// A failure before the budget's end cancels the other calls as in Map
+// (not with [KeepGoing]); the inputs it left are listed by err, not by
+// left. Panics and Goexit are raised as by Map. The budget runs on a
+// timer of its own (in [testing/synctest], the bubble's clock); a budget
+// that is not positive is already over when the call begins. MapWithin
+// takes Map's options; [Settled] is implied. A nil ctx or fn, or a limit
+// less than 1, panics at once.
+func MapWithin[In, Out any](ctx context.Context, budget time.Duration, inputs []In, limit int, fn func(context.Context, In) (Out, error), opts ...Option) (out []Out, left []int, err error) {
+	if ctx == nil {
+		nilArg("MapWithin", "ctx")
+	}
+	if fn == nil {
+		nilArg("MapWithin", "fn")
+	}
+	checkLimit("MapWithin", limit)
+	bctx, cancel := context.WithTimeoutCause(ctx, budget, ErrBudget)
+	defer cancel()
+	out, err = mapN(kindMapWithin, bctx, inputs, limit, fn, options(opts)|Settled, &left)
+	return out, left, err
+}
+
+// budgetLeft is the rule of a budget, for a call whose ctx is the
+// budget's: if the budget ended the call (ctx's cause is ErrBudget), it
+// stores in left the positions it left without a result (unfinished, or
+// not started), and returns err without the budget's end: nil if no
+// function failed. The report f, which a panic raised carries, is
+// changed to match.
+func (c *call) budgetLeft(f *report, err error, left *[]int) error {
+	ce, ok := err.(*CallError)
+	if !ok || ce.Ctx == nil || context.Cause(c.parent) != ErrBudget {
+		return err
+	}
+	for _, u := range ce.Unfinished {
+		*left = append(*left, u.Index)
+	}
+	if ce.NotStarted > 0 {
+		*left = append(*left, ce.NotStartedAt()...)
+		slices.Sort(*left)
+	}
+	if len(ce.Failures) > 0 {
+		return err
+	}
+	f.e.Ctx, f.e.Unfinished, f.e.NotStarted, f.e.left = nil, nil, 0, nil
+	return nil
+}

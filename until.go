@@ -1,0 +1,115 @@
+package task
+
+import (
+	"context"
+	"errors"
+	"slices"
+)
+
+// ErrNotEnough is the error of [Until] when every function returned, none
+// failed, and enough never returned true.
+var ErrNotEnough = errors.New("task: Until: every function returned and enough never returned true")
+
+// Until calls every function of fns concurrently, each in a new goroutine,
+// and passes the successes, as they come, to enough: the call ends as soon
+// as enough returns true. It is the policy of a predicate over results:
+// two replicas that agree, a score good enough, the first n that pass a
+// check. The rules are [Quorum]'s with enough in place of the count k:
+//
+//   - enough runs on the caller's goroutine, once per success, in the order
+//     the functions succeeded, with the successes so far: their values and
+//     positions, in that order (vals[j] is the value of fns[at[j]]). It
+//     must not keep or change the slices; no two calls of it overlap.
+//     Failures are not passed to it, and do not end the call.
+//   - When enough returns true, the functions still running are canceled
+//     with the cause [ErrLost]: their cancellations are stops, not
+//     failures. Until returns the successes that enough saw, left (the
+//     positions, in ascending order, of the functions whose return Until
+//     had not yet seen when enough returned true: the functions canceled),
+//     and a nil error. Failures that came before are dropped, as are the
+//     values of functions that succeed after.
+//   - If every function returns and enough never returned true, Until
+//     returns every success, a nil left, and an error: a *[CallError] with
+//     every failure ("task: Until: fns[i]: ..."), or [ErrNotEnough] if none
+//     failed.
+//   - If the caller's ctx is done first, enough is not called again; Until
+//     returns the successes enough saw, a nil left, and a *CallError whose
+//     Ctx is ctx's error, as RunN does.
+//   - Until returns only after every function has returned; a panic or a
+//     Goexit of a function is raised once they all have, as by RunFirstOK.
+//     A panic or Goexit in enough cancels the functions (with ErrLost) and
+//     goes on once they have returned.
+//   - The contexts of the successes enough saw are not canceled when Until
+//     returns, as RunFirstOK's winner's.
+//
+// With no functions Until returns [ErrNoTasks]. A nil ctx, enough or
+// function panics before anything starts. Use [Named] for names in
+// errors; Until takes no options, as RunFirstOK.
+func Until[T any](ctx context.Context, enough func(vals []T, at []int) bool, fns ...func(context.Context) (T, error)) (vals []T, at []int, left []int, err error) {
+	checkFns("Until", ctx, fns)
+	if enough == nil {
+		nilArg("Until", "enough")
+	}
+	if len(fns) == 0 {
+		return nil, nil, nil, ErrNoTasks
+	}
+	r := newRacer(ctx, kindUntil, fns)
+	r.need = 0 // no success decides alone: trigger leaves the call to enough
+	for i := range fns {
+		r.launch(i, true)
+	}
+	seen := make([]bool, len(fns))
+	ended := false // the loop ended: no panic or Goexit of enough
+	defer func() {
+		if !ended {
+			r.decide(nil)
+			r.join() // wait for every function before enough's panic goes on
+		}
+	}()
+	decided := false
+	for range fns {
+		i := <-r.returned // outs[i] and vals[i] are written before the send
+		seen[i] = true
+		if decided || r.outs[i].state != succeeded || ctx.Err() != nil {
+			continue
+		}
+		vals = append(vals, r.vals[i])
+		at = append(at, i)
+		if enough(vals, at) {
+			decided = true
+			for j, s := range seen {
+				if !s {
+					left = append(left, j)
+				}
+			}
+			r.decide(at)
+		}
+	}
+	ended = true
+	won, err := r.settleRace()
+	if won != nil {
+		return vals, at, left, nil
+	}
+	if err == nil {
+		err = ErrNotEnough
+	}
+	return vals, at, nil, err
+}
+
+// decide ends a race that the caller decides (Until): won are the
+// winners, whose contexts stay alive; the others are canceled with the
+// cause ErrLost, as by trigger.
+func (r *race) decide(won []int) {
+	r.lmu.Lock()
+	defer r.lmu.Unlock()
+	if won != nil {
+		r.won = slices.Clone(won)
+		r.winner.Store(int32(won[len(won)-1]) + 1)
+	}
+	r.fail(ErrLost)
+	for j, l := range r.lanes {
+		if l != nil && !slices.Contains(won, j) {
+			l.cancel(ErrLost)
+		}
+	}
+}
