@@ -1,0 +1,15 @@
+module github.com/tasktuple/task/browsertest
+
+go 1.26.0
+
+require (
+	github.com/chromedp/chromedp v0.23.1
+	github.com/tasktuple/task v0.0.0
+)
+
+require (
+	github.com/chromedp/cdproto v0.160.1 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+)
+
+replace github.com/tasktuple/task => ../
