@@ -97,8 +97,10 @@
 // Where none fits, the group stays in place and becomes a task.Group:
 // errgroup.WithContext(ctx) becomes task.NewGroup(ctx, task.FirstError),
 // a zero errgroup.Group the zero task.Group (errgroup's zero Group), each
-// g.Go(func() error {...}) g.Go(func(context.Context) error {...}), and
-// the code around the group, its Wait included, stays. The group is
+// g.Go(func() error {...}) g.Go(func(context.Context) error {...}) (a
+// closure factory, g.Go(func(x X) func() error { return func() error
+// {...} }(x)), keeps its call: its result and the literals it returns take
+// the context), and the code around the group, its Wait included, stays. The group is
 // followed through the variables, the parameters of the package's own
 // unexported functions and the fields it is assigned or passed to: they
 // change type together, or none does. A group kept in a field gets the fix
@@ -128,12 +130,12 @@
 // close(ch) for a reader of the channel does (not started, it would leave
 // the reader waiting forever). A child that begins with its call that gets
 // the context and returns if it fails is fine in any case. A zero Group,
-// or children that do not mention the derived context, get task.KeepGoing
-// (every call runs, nothing is canceled: exact, unless code other than the
-// children reads the derived context before the Wait, which KeepGoing
-// would not cancel at the first failure: no fix). Any other child gets no
-// fix. The fixed fan-outs (RunN, Do) call every function, as errgroup
-// does.
+// or children that do not mention the derived context when nothing else
+// reads it before the Wait, get task.KeepGoing (every call runs, nothing
+// is canceled: nothing can tell). Any other group made by WithContext
+// stays in place with task.StartAll, errgroup's own rule: a failure
+// cancels the derived context and every child still starts. The fixed
+// fan-outs (RunN, Do) call every function, as errgroup does.
 //
 // A task.Group panics on a Go after its Wait, where errgroup ran the
 // function unwaited: the group in place needs every Go before the Wait
@@ -150,8 +152,7 @@
 // No fix is offered where the rewrite could change what the code does: a
 // group passed to a function of another package, to an exported function,
 // returned, or used in another way; a Go after its Wait; SetLimit(0) or a
-// SetLimit after the first Go; a child that would not run after a failure
-// and does what other code waits for.
+// SetLimit after the first Go.
 //
 // A comment //taskvet:keep-errgroup on the line that makes the group, or
 // the line above, keeps a site as it is. The bench module of this

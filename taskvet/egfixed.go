@@ -76,13 +76,6 @@ func (s *site) fixed() bool {
 		// passed on) can be compared anywhere: the group in place keeps
 		// errgroup's (FirstError).
 		if errVar == nil || !s.errorStays(errVar) {
-			if len(children) >= 2 && len(children) <= maxArity && s.fallback != nil {
-				// Where the group in place is not exact (a child that
-				// ignores the derived context would not start after a
-				// failure), RunN calls every function, as errgroup
-				// does, and returns errgroup's error.
-				s.fallback[s.group] = func() bool { return s.reportRunN(children, ctx, form, as, errVar) }
-			}
 			return false
 		}
 		return s.reportDo(children, ctx)

@@ -32,10 +32,9 @@ import (
 //     unwaited: every Go must come before the Wait, or after the group is
 //     made again (order);
 //   - after a failure, a fail-fast group starts no child (errgroup called
-//     each with a canceled context): the children must honor the derived
-//     context, else the group gets task.KeepGoing, which is exact only if
-//     nothing but the children would see the context canceled early
-//     (options);
+//     each with a canceled context): where the children honor the derived
+//     context the group is fail-fast; where nothing reads it, KeepGoing;
+//     else task.StartAll, errgroup's rule (checkCreates);
 //   - task's Go queues a child at the limit where errgroup's blocks the
 //     spawner: a Go in a loop over an unbounded source (a channel, a
 //     condition, an iterator, a callback) gets task.BlockAtLimit;
@@ -86,7 +85,6 @@ type inPlace struct {
 
 	params map[*types.Var]*ast.FuncDecl // the group parameters, and their function (nil: a literal's)
 
-	fallback map[*types.Var]func() bool // RunN for a fixed fan-out, where the group in place has no fix
 }
 
 func (c *component) root() *component {
@@ -160,8 +158,8 @@ func groupTypeExprs(info *types.Info, e ast.Expr) []ast.Expr {
 }
 
 // runInPlace collects the components of the package and reports each.
-func runInPlace(pass *analysis.Pass, in *inspector.Inspector, done map[*types.Var]bool, fallback map[*types.Var]func() bool) {
-	ip := &inPlace{fallback: fallback, pass: pass, in: in, comps: map[*types.Var]*component{}, decls: map[*types.Func]*ast.FuncDecl{}, done: done, params: map[*types.Var]*ast.FuncDecl{}}
+func runInPlace(pass *analysis.Pass, in *inspector.Inspector, done map[*types.Var]bool) {
+	ip := &inPlace{pass: pass, in: in, comps: map[*types.Var]*component{}, decls: map[*types.Func]*ast.FuncDecl{}, done: done, params: map[*types.Var]*ast.FuncDecl{}}
 	info := pass.TypesInfo
 	for cur := range in.Root().Preorder((*ast.FuncDecl)(nil)) {
 		fd := cur.Node().(*ast.FuncDecl)
@@ -502,9 +500,6 @@ func (ip *inPlace) report(c *component) {
 	}
 	x := &check{ip: ip, c: c}
 	if why := x.run(); why != "" {
-		if len(c.vars) == 1 && ip.fallback[c.vars[0]] != nil && ip.fallback[c.vars[0]]() {
-			return
-		}
 		if debugInPlace {
 			fmt.Fprintf(os.Stderr, "%s: in place: %s\n", pass.Fset.Position(c.firstPos()), why)
 		}

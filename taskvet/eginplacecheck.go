@@ -23,9 +23,10 @@ type check struct {
 	home      map[ast.Node]ast.Node // the FuncDecl of each event and create (by node)
 	hasGo     map[ast.Node]bool     // FuncDecls that call Go on the component, directly or through a call
 	hasWait   map[ast.Node]bool
-	limited   bool // a SetLimit other than a negative constant
-	block     bool // task.BlockAtLimit is needed
-	keepGoing map[*gcreate]bool
+	limited   bool              // a SetLimit other than a negative constant
+	block     bool              // task.BlockAtLimit is needed
+	keepGoing map[*gcreate]bool // task.KeepGoing: nothing reads the derived context
+	startAll  map[*gcreate]bool // task.StartAll: fail-fast is not exact
 	limitEdit []analysis.TextEdit
 }
 
@@ -145,6 +146,9 @@ func (x *check) run() string {
 			if !isErrorFunc(info, lit) {
 				return "a Go of another function type"
 			}
+			continue
+		}
+		if _, _, isFactory := closureFactory(info, arg); isFactory {
 			continue
 		}
 		if stableFunc(info, arg) == nil && !x.stableVar(arg) {
@@ -473,13 +477,17 @@ func (x *check) bounded(cur inspector.Cursor) bool {
 }
 
 // checkCreates decides the options of each group made by WithContext:
-// fail-fast if the children honor the derived context, task.KeepGoing if
-// none looks at it and nothing else reads it before the Wait, else no fix;
-// and whether a zero Group that must block at its limit can be made by
+// fail-fast if the children honor the derived context; task.KeepGoing if
+// the derived context is blank, or none of the children looks at it and
+// nothing else reads it before the Wait (nothing can see that it is not
+// canceled at the first failure); else task.StartAll, errgroup's own rule
+// (a failure cancels the context, every child still starts). It also
+// decides whether a zero Group that must block at its limit can be made by
 // NewGroup.
 func (x *check) checkCreates() string {
 	info := x.info()
 	x.keepGoing = map[*gcreate]bool{}
+	x.startAll = map[*gcreate]bool{}
 	for _, cr := range x.c.creates {
 		if cr.call == nil {
 			if x.block && x.limitedGroup(cr) {
@@ -501,24 +509,26 @@ func (x *check) checkCreates() string {
 		}
 		if !anyUse {
 			// KeepGoing: the context is canceled by Wait only. Nothing
-			// else may read it while the group runs.
+			// else may read it while the group runs; if something does,
+			// StartAll cancels it at the first failure, as errgroup does.
 			first := token.Pos(0)
 			for _, e := range x.c.events {
 				if e.method == "Wait" && x.home[e.call] == h && e.call.Pos() > cr.cur.Node().Pos() && (first == 0 || e.call.Pos() < first) {
 					first = e.call.Pos()
 				}
 			}
-			bad := false
+			read := false
 			ast.Inspect(h, func(n ast.Node) bool {
 				if id, ok := n.(*ast.Ident); ok && info.Uses[id] == cr.gctx && id.Pos() > cr.cur.Node().End() && (first == 0 || id.Pos() < first) {
-					bad = true
+					read = true
 				}
-				return !bad
+				return !read
 			})
-			if bad {
-				return "a group whose children ignore the derived context, which other code reads while they run: with task.KeepGoing it would not be canceled at the first failure"
+			if read {
+				x.startAll[cr] = true
+			} else {
+				x.keepGoing[cr] = true
 			}
-			x.keepGoing[cr] = true
 			continue
 		}
 		for _, k := range kids {
@@ -527,7 +537,11 @@ func (x *check) checkCreates() string {
 				continue
 			}
 			if !refers(info, k.arg, k.ctx) || s.signals(k.arg) {
-				return "a group with a child that would not run after a failure (task starts none; errgroup ran each with a canceled context) and does what other code may wait for, or ignores the context"
+				// A child that would not run after a failure under
+				// fail-fast, and ignores the context or does what other
+				// code may wait for: StartAll starts it, as errgroup did.
+				x.startAll[cr] = true
+				break
 			}
 		}
 	}
@@ -742,7 +756,7 @@ func (x *check) fix() {
 	var replaced []ast.Node
 	sorted := slices.Clone(c.creates)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].cur.Node().Pos() < sorted[j].cur.Node().Pos() })
-	zero, failFast, keep := false, false, false
+	zero, failFast, keep, all := false, false, false, false
 	for _, cr := range sorted {
 		pos := cr.cur.Node().Pos()
 		t := name(pos, taskPath, "task")
@@ -763,10 +777,14 @@ func (x *check) fix() {
 			continue
 		}
 		opts := []string{t + ".FirstError"}
-		if x.keepGoing[cr] {
+		switch {
+		case x.keepGoing[cr]:
 			keep = true
 			opts = []string{t + ".KeepGoing", t + ".FirstError"}
-		} else {
+		case x.startAll[cr]:
+			all = true
+			opts = []string{t + ".FirstError", t + ".StartAll"}
+		default:
 			failFast = true
 		}
 		if limited {
@@ -806,6 +824,16 @@ func (x *check) fix() {
 			edits = append(edits, analysis.TextEdit{Pos: lit.Type.Pos(), End: lit.Type.End(), NewText: fmt.Appendf(nil, "func(%s.Context) %s", ctxPkg, results)})
 			continue
 		}
+		if res, inner, isFactory := closureFactory(info, arg); isFactory {
+			// The factory's result and the literals it returns take the
+			// context; the call is evaluated where it was.
+			sig := fmt.Appendf(nil, "func(%s.Context) error", ctxPkg)
+			edits = append(edits, analysis.TextEdit{Pos: res.Pos(), End: res.End(), NewText: sig})
+			for _, lit := range inner {
+				edits = append(edits, analysis.TextEdit{Pos: lit.Type.Pos(), End: lit.Type.End(), NewText: sig})
+			}
+			continue
+		}
 		edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(),
 			NewText: fmt.Appendf(nil, "func(%s.Context) error { return %s() }", ctxPkg, types.ExprString(arg))})
 	}
@@ -825,11 +853,18 @@ func (x *check) fix() {
 	if zero {
 		what = append(what, "the zero task.Group is errgroup's zero Group (KeepGoing, FirstError)")
 	}
-	if failFast {
+	switch {
+	case failFast && all:
+		what = append(what, "a failure cancels the context; where the children honor it, no child starts after it (errgroup ran the rest with a canceled context), elsewhere every child still starts, as with errgroup (StartAll)")
+		all = false
+	case failFast:
 		what = append(what, "a failure cancels the context and no child starts after it (errgroup ran the rest with a canceled context)")
 	}
 	if keep {
 		what = append(what, "every child runs, as with errgroup (KeepGoing)")
+	}
+	if all {
+		what = append(what, "a failure cancels the context and every child still starts, as with errgroup (StartAll)")
 	}
 	switch {
 	case x.block:
@@ -898,4 +933,45 @@ func terminal(cur inspector.Cursor) (end token.Pos, ok bool) {
 		}
 		return list[len(list)-1].End(), !branches
 	}
+}
+
+// closureFactory reports whether arg, given to Go, is a call of a function
+// literal that makes the child, as in
+//
+//	g.Go(func(t T) func() error {
+//		return func() error { ... t ... }
+//	}(item))
+//
+// whose one result is written func() error and whose every return returns
+// a function literal of that type. It returns that result's type
+// expression and the literals returned, which become func(context.Context)
+// error: the call is still evaluated by Go's statement, and what it
+// returns does the same.
+func closureFactory(info *types.Info, arg ast.Expr) (res *ast.FuncType, inner []*ast.FuncLit, ok bool) {
+	call, isCall := ast.Unparen(arg).(*ast.CallExpr)
+	if !isCall {
+		return nil, nil, false
+	}
+	outer, isLit := ast.Unparen(call.Fun).(*ast.FuncLit)
+	if !isLit || outer.Type.Results == nil || len(outer.Type.Results.List) != 1 || len(outer.Type.Results.List[0].Names) != 0 {
+		return nil, nil, false
+	}
+	res, isFunc := outer.Type.Results.List[0].Type.(*ast.FuncType)
+	if !isFunc || res.TypeParams != nil {
+		return nil, nil, false
+	}
+	if sig, isSig := info.TypeOf(res).(*types.Signature); !isSig || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
+		return nil, nil, false
+	}
+	for _, r := range funcReturns(outer) {
+		if len(r.Results) != 1 {
+			return nil, nil, false
+		}
+		lit, isLit := ast.Unparen(r.Results[0]).(*ast.FuncLit)
+		if !isLit || !isErrorFunc(info, lit) || len(lit.Type.Params.List) != 0 {
+			return nil, nil, false
+		}
+		inner = append(inner, lit)
+	}
+	return res, inner, len(inner) > 0
 }

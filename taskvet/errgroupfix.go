@@ -41,12 +41,11 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	done := map[*types.Var]bool{}            // the groups a smaller form fixed
-	fallback := map[*types.Var]func() bool{} // RunN for a fixed fan-out that the group in place cannot take
+	done := map[*types.Var]bool{} // the groups a smaller form fixed
 	for cur := range in.Root().Preorder((*ast.BlockStmt)(nil), (*ast.CaseClause)(nil), (*ast.CommClause)(nil)) {
 		list, _ := stmtList(cur.Node())
 		for i := range list {
-			s := &site{pass: pass, cur: cur, list: list, i: i, fallback: fallback}
+			s := &site{pass: pass, cur: cur, list: list, i: i}
 			if !s.match() || s.kept() || s.remade || s.remake != nil {
 				continue
 			}
@@ -57,7 +56,7 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	runInPlace(pass, in, done, fallback)
+	runInPlace(pass, in, done)
 	return nil, nil
 }
 
@@ -89,8 +88,6 @@ type site struct {
 	setLimit *ast.ExprStmt   // g.SetLimit(n) at the top of the list, before any Go
 
 	ctxVar *types.Var // for a zero Group, the context the functions capture, which the fix passes on
-
-	fallback map[*types.Var]func() bool // where fixed leaves a fan-out to the group in place, its RunN
 }
 
 func (s *site) info() *types.Info { return s.pass.TypesInfo }

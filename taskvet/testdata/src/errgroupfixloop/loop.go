@@ -241,13 +241,11 @@ func recursive(ctx context.Context, leaves []*Node) error {
 	return g.Wait()
 }
 
-// Near misses: nothing reported.
-
 // Some children use the derived context, some do not: errgroup calls the
 // latter after a failure, fail-fast would not, KeepGoing would not cancel
-// the former.
+// the former: the group in place with StartAll, errgroup's rule.
 func mixed(ctx context.Context, items []Item, names []string) error {
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(ctx) // want `task.Group in place: .*; a failure cancels the context and every child still starts, as with errgroup \(StartAll\)`
 	for _, it := range items {
 		g.Go(func() error { return process(gctx, it) })
 	}
@@ -260,9 +258,9 @@ func mixed(ctx context.Context, items []Item, names []string) error {
 // A child that first defers close(ch), which the loop waits for: errgroup
 // runs it after a failure, a fail-fast group would not, and the loop would
 // wait forever. Nor may it become KeepGoing, as the children pass the
-// derived context on.
+// derived context on: StartAll starts every child, as errgroup does.
 func pipelined(ctx context.Context, names []string) error {
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll`
 	var futures []chan int
 	for range names {
 		ch := make(chan int, 1)
@@ -408,8 +406,9 @@ func namedResults(ctx context.Context, ids []int) (_ []int, err error) {
 
 // Children that deliver to a channel the spawner reads once per child, or
 // mark a WaitGroup done: one not started would leave the reader waiting.
+// StartAll starts every child, as errgroup does.
 func delivers(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll`
 	results := make(chan int)
 	var wg sync.WaitGroup
 	for _, it := range items {
@@ -606,11 +605,11 @@ func loopIfNil(ctx context.Context, items []Item, err error) error {
 	return err
 }
 
-// A group made again in the same variables after the wait: the fix of the
-// first declares them where the second is made. (When both have a fix,
-// the two edit the same line: taskvet -fix applies them in two passes.)
+// A group made again in the same variables after the wait: the two are
+// one group in place, the first fail-fast (its children honor the derived
+// context), the second StartAll (some of its children ignore it).
 func remadeFirst(ctx context.Context, items, more []Item, names []string) error {
-	eg, ctx2 := errgroup.WithContext(ctx)
+	eg, ctx2 := errgroup.WithContext(ctx) // want `task.Group in place: .*; a failure cancels the context; where the children honor it, no child starts after it .*, elsewhere every child still starts, as with errgroup \(StartAll\)`
 	for _, it := range items {
 		eg.Go(func() error { return process(ctx2, it) })
 	}
@@ -628,10 +627,10 @@ func remadeFirst(ctx context.Context, items, more []Item, names []string) error 
 	return eg.Wait()
 }
 
-// The second group alone has a fix: its variables stay declared and used
-// by the first.
+// The same, the other way round: the first StartAll, the second
+// fail-fast.
 func remadeSecond(ctx context.Context, items, more []Item, names []string) error {
-	eg, ctx2 := errgroup.WithContext(ctx)
+	eg, ctx2 := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll`
 	for _, it := range items {
 		eg.Go(func() error { return process(ctx2, it) })
 	}

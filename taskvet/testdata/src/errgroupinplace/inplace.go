@@ -202,9 +202,10 @@ func passedAway(ctx context.Context) error {
 var consume = func(g *errgroup.Group) {}
 
 // Children that ignore the derived context, which the loop reads: with
-// KeepGoing it would not be canceled at the first failure.
+// KeepGoing it would not be canceled at the first failure; StartAll
+// cancels it, and starts every child, as errgroup does.
 func ctxRead(ctx context.Context, items []Item) error {
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll`
 	for _, it := range items {
 		if gctx.Err() != nil {
 			break

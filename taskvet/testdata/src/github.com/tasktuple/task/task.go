@@ -30,6 +30,7 @@ const (
 	Settled
 	FirstError
 	BlockAtLimit
+	StartAll
 )
 
 func Go[T any](ctx context.Context, fn func(context.Context) (T, error)) *Task[T] {
