@@ -24,8 +24,8 @@
 // slice or sequence; [WhenAny] reports the first to complete, failed or
 // not; [FirstOK] returns the first success among tasks, and [RunFirstOK]
 // among functions it runs, canceling the losers ([Hedge] starts them one
-// after another, for hedged requests; [Quorum] waits for k successes, and
-// fails as soon as k cannot be reached); [WhenEach] iterates over
+// after another, for hedged requests; [Quorum], [Until] and [MapWithin]
+// end by other policies, below); [WhenEach] iterates over
 // tasks in completion order; [Map] runs a function over a slice with at
 // most a given number of calls at once. None of them starts a goroutine to
 // wait, copies its input, or uses reflect.Select: they scale to 10^5 tasks
@@ -49,7 +49,8 @@
 // return values in argument order. Any number of goroutines may wait for a
 // task any number of times; all see the same value and error.
 //
-// RunN, Do, Map, ForEach, Scope, MapSeq and RunFirstOK return only after
+// RunN, Do, Map, ForEach, Scope, MapSeq, RunFirstOK and the completion
+// policies return only after
 // every function they started has returned: no goroutine they start
 // outlives the call. A Group's Wait returns only after every child has
 // returned. RunN and Do start N-1 goroutines and call the last
@@ -175,6 +176,36 @@
 // the call itself, the original stack travels in PanicError.Stack and is
 // printed if the program crashes, and an unobserved panic of a Go task still
 // crashes the program.
+//
+// # Completion policies
+//
+// A call ends when every function has returned (RunN, Map, All, a Scope),
+// or at the first success (RunFirstOK, Hedge, FirstOK). Three policies end
+// it otherwise, each a rule on top of the rules above:
+//
+//   - [Quorum] ends at the k-th success (the winners, in the order they
+//     came), or as soon as k cannot be reached (len(fns)-k+1 failures: a
+//     *CallError with every failure).
+//   - [Until] ends when its predicate, called on the caller's goroutine
+//     with the successes so far in completion order, returns true; it
+//     returns the successes and the positions not yet returned.
+//   - [MapWithin] is Map with a budget: when it ends, the calls running
+//     are canceled and no input starts, and the call returns the results
+//     that finished and the positions the budget left, with no error for
+//     the budget's end.
+//
+// The policy's own cancellations are stops, not failures, and the call
+// returns no error for them: once Quorum or Until is decided, the
+// functions still running are canceled with the cause [ErrLost]; when
+// MapWithin's budget ends, with [ErrBudget] (their positions are the left
+// it returns). As
+// everywhere, each returns only after every function it started has
+// returned, and raises a panic or Goexit once they all have; names
+// ([Named]) and the probes (labels, traces, the dump, spans) are those of
+// RunFirstOK (Quorum, Until) and Map (MapWithin). Quorum and Until take no
+// options, as RunFirstOK; MapWithin takes Map's ([KeepGoing], [FirstError],
+// [Grace]: the budget's end is then a stop with a grace period, as the end
+// of the caller's ctx is).
 //
 // # Limits
 //

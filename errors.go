@@ -19,8 +19,8 @@ var ErrGoexit = errors.New("task: function called runtime.Goexit")
 var ErrNoTasks = errors.New("task: no tasks to wait for")
 
 // ErrLost is the cause of the cancellation that [RunFirstOK] and [Hedge]
-// send to the functions still running once one has succeeded, and
-// [Quorum] once k have.
+// send to the functions still running once one has succeeded, [Quorum]
+// once k have, and [Until] once its predicate said enough.
 var ErrLost = errors.New("task: another function succeeded first")
 
 // ErrStopped says that a call stopped taking new work (see [Grace] and
