@@ -22,7 +22,7 @@ func BenchmarkHandler(b *testing.B) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
+			_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
 				g.SetLimit(100)
 				for range n {
 					g.Go(func(context.Context) error { <-release; return nil })
@@ -31,6 +31,9 @@ func BenchmarkHandler(b *testing.B) {
 				<-release
 				return 0, nil
 			})
+			if err != nil {
+				b.Error(err)
+			}
 		}()
 		<-ready
 		for _, format := range []string{"json", "page"} {

@@ -148,8 +148,12 @@ func TestHandlerScope(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			defer func() { recover() }() // the panic, raised again
-			task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
+			defer func() {
+				if recover() == nil {
+					t.Error("Scope returned; want the panic of children[1] raised again")
+				}
+			}()
+			_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
 				g.SetLimit(2)
 				g.Go(func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() })
 				g.Go(func(ctx context.Context) error { <-release; panic("boom") })
@@ -159,6 +163,7 @@ func TestHandlerScope(t *testing.T) {
 				<-ctx.Done()
 				return 0, nil
 			})
+			t.Errorf("Scope = %v; want the panic of children[1] raised again", err)
 		}()
 		time.Sleep(time.Second)
 		synctest.Wait()
@@ -181,10 +186,13 @@ func TestHandlerCountsCanceled(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			task.Run3(context.Background(),
+			_, _, _, err := task.Run3(context.Background(),
 				func(ctx context.Context) (int, error) { <-ctx.Done(); return 0, ctx.Err() },
 				func(context.Context) (int, error) { return 0, errors.New("500") },
 				func(ctx context.Context) (int, error) { <-ctx.Done(); <-hold; return 0, nil })
+			if err == nil || err.Error() != "task: Run3: f2: 500" {
+				t.Errorf("Run3 = %v; want task: Run3: f2: 500", err)
+			}
 		}()
 		synctest.Wait()
 		c := get(t, "/?format=json").Calls[0]
@@ -206,13 +214,16 @@ func TestHandlerBounded(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
+			_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
 				g.SetLimit(1000)
 				for range 10000 {
 					g.Go(func(context.Context) error { <-release; return nil })
 				}
 				return 0, nil
 			})
+			if err != nil {
+				t.Error(err)
+			}
 		}()
 		synctest.Wait()
 		sc := get(t, "/?format=json").Calls[0]
@@ -251,15 +262,22 @@ func TestHandlerPage(t *testing.T) {
 // called Enable).
 func TestHandlerNotEnabled(t *testing.T) {
 	if os.Getenv("TASKDUMP_NOT_ENABLED") == "1" {
-		release := make(chan struct{})
-		go task.Run2(context.Background(),
-			func(context.Context) (int, error) { <-release; return 0, nil },
-			func(context.Context) (int, error) { <-release; return 0, nil })
+		started, release, done := make(chan struct{}), make(chan struct{}), make(chan error)
+		go func() {
+			_, _, err := task.Run2(context.Background(),
+				func(context.Context) (int, error) { close(started); <-release; return 0, nil },
+				func(context.Context) (int, error) { <-release; return 0, nil })
+			done <- err
+		}()
+		<-started
 		s := get(t, "/?format=json")
 		if s.Enabled || len(s.Calls) != 0 || s.More != 0 {
 			t.Errorf("not enabled: %+v; want enabled false, no calls", s)
 		}
 		close(release)
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 		return
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHandlerNotEnabled$", "-test.v")
