@@ -194,6 +194,35 @@ func TestPage(t *testing.T) {
 		t.Errorf("ForEach counts = %v; want 25 running, 275 not started", forEach)
 	}
 
+	// A call that lists more than 20 functions starts collapsed, with
+	// their number; opened by a click, it stays open across redraws.
+	const forEachDetails = `document.querySelector('li.call[data-name="task.ForEach"] > details')`
+	collapsed, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const d = `+forEachDetails+`; return d.open + " " + d.querySelector("summary").textContent; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(collapsed, "false ") || !strings.Contains(collapsed, "(25 inside)") {
+		t.Errorf("ForEach: %q; want collapsed, (25 inside)", collapsed)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.call[data-name="task.ForEach"] > details > summary`))); err != nil {
+		t.Fatal(err)
+	}
+	clicked := v.Renders
+	waitFor(t, ctx, "a redraw after the click", func(v scopeView) bool { return v.Renders > clicked+1 })
+	open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](forEachDetails+`.open`))
+	if err != nil || !open {
+		t.Errorf("ForEach after a click and a redraw: open %v (%v); want open", open, err)
+	}
+	// Closed again, for the screenshot.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.call[data-name="task.ForEach"] > details > summary`))); err != nil {
+		t.Fatal(err)
+	}
+	clicked = waitFor(t, ctx, "a redraw", func(scopeView) bool { return true }).Renders
+	waitFor(t, ctx, "a redraw after the second click", func(v scopeView) bool { return v.Renders > clicked+1 })
+	if open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](forEachDetails+`.open`)); err != nil || open {
+		t.Errorf("ForEach after a second click and a redraw: open %v (%v); want closed", open, err)
+	}
+
 	// 2. Live: users returns, a waiting child takes its slot; the page
 	// shows it without a reload.
 	before := v.Renders

@@ -25,6 +25,10 @@
 //	task.Map                                   running 7s; cut, 1 running
 //	  inputs[0]                                running 7s
 //
+// [Handler] serves the same registry as a page that follows the calls
+// live in a browser, and as JSON, with each call's limit, its functions
+// counted by state and its failures so far.
+//
 // Call [Enable] once, early in main. The registry costs a lock per call
 // and per function while enabled; programs that do not enable it pay
 // nothing for it.
