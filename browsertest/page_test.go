@@ -267,3 +267,53 @@ func TestPage(t *testing.T) {
 		t.Errorf("Scope = %v; want the failure of stock", err)
 	}
 }
+
+// TestPageLarge: at 10,000 children the page lists 100, collapsed, says
+// how many more there are, and counts them all by state.
+func TestPageLarge(t *testing.T) {
+	ctx := browser(t)
+	taskdump.Enable()
+	release := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := task.Scope(context.Background(), func(ctx context.Context, g *task.Group) (int, error) {
+			g.SetLimit(1000)
+			for range 10000 {
+				g.Go(func(context.Context) error { <-release; return nil })
+			}
+			<-release
+			return 0, nil
+		})
+		done <- err
+	}()
+	defer func() {
+		close(release)
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	mux := http.NewServeMux()
+	mux.Handle("/debug/tasks/", taskdump.Handler())
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/debug/tasks/")); err != nil {
+		t.Fatal(err)
+	}
+	v := waitFor(t, ctx, "10,000 children", func(v scopeView) bool {
+		return v.Found && v.Counts["running"] == 1001 && v.Counts["waiting"] == 9000
+	})
+	if len(v.Names) != 100 {
+		t.Errorf("%d children on the page; want the 100 the JSON lists", len(v.Names))
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		const d = document.querySelector('li.call[data-name="task.Scope"] > details');
+		const more = d.querySelector(':scope > .kids > li.more');
+		return d.open + " " + (more ? more.dataset.more + " " + more.textContent : "no more line");
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "false 9901 and 9,901 more functions" {
+		t.Errorf("the Scope: %q; want collapsed, and 9,901 more functions", got)
+	}
+}

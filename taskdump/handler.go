@@ -20,8 +20,8 @@ var page []byte
 //
 // A request with the query format=json (/debug/tasks/?format=json) gets
 // the calls as JSON; any other request gets an HTML page that shows them
-// as a tree and fetches that JSON again every second, so that it follows
-// the calls without a reload. The page loads nothing else: its script and
+// as a tree and fetches that JSON again a second after each response, so
+// that it follows the calls without a reload. The page loads nothing else: its script and
 // style are in it, and its Content-Security-Policy allows no other
 // source.
 //
