@@ -19,7 +19,7 @@ func takes(d map[int]time.Duration) func(context.Context, int) (int, error) {
 		case <-time.After(d[in]):
 			return in * 10, nil
 		case <-ctx.Done():
-			return 0, context.Cause(ctx)
+			return -1, context.Cause(ctx) // a value that MapWithin must not keep
 		}
 	}
 }

@@ -35,11 +35,14 @@ const (
 	opGoLimit                   // Scope with SetLimit(2): the body starts child 0 with Group.Go, which starts the others with Spawn and Group.Go in turn; the body waits for the spawned among its first k
 	opScopeTree                 // Scope with SetLimit(2): the body spawns child 0, which spawns the others, waits for children 1 to k, then does what its position does
 	opNewGroup                  // NewGroup: the caller starts the children as opGo does, then Wait; nothing waits for a child's task
+	opMapWithin                 // MapWithin with a limit of 2: the scene's stop is the budget's end, not the caller's ctx
+	opQuorum                    // Quorum with k = scene.need()
+	opUntil                     // Until, enough once scene.need() functions have succeeded
 	numOps
 )
 
 var opNames = [...]string{"Await", "Run", "All", "Map", "Scope", "ScopeLimit", "MapSeq", "MapSeqUnordered",
-	"Do", "ForEach", "ForEachSeq", "Go", "GoLimit", "ScopeTree", "NewGroup"}
+	"Do", "ForEach", "ForEachSeq", "Go", "GoLimit", "ScopeTree", "NewGroup", "MapWithin", "Quorum", "Until"}
 
 func (o op) String() string { return opNames[o] }
 
@@ -49,7 +52,7 @@ const scopeLimit = 2
 // limit is how many of the n functions of o run at once.
 func (o op) limit(n int) int {
 	switch o {
-	case opScopeLimit, opGoLimit, opScopeTree, opForEach, opForEachSeq:
+	case opScopeLimit, opGoLimit, opScopeTree, opForEach, opForEachSeq, opMapWithin:
 		return min(n, scopeLimit)
 	}
 	return n
@@ -60,7 +63,11 @@ func (o op) runs() bool { return o != opAwait && o != opAll }
 
 // graceful reports whether o takes the Grace option: every call that runs
 // functions but Do.
-func (o op) graceful() bool { return o.runs() && o != opDo }
+func (o op) graceful() bool { return o.runs() && o != opDo && !o.race() }
+
+// race reports whether o is a race (Quorum, Until): RunFirstOK's rules,
+// which take no options.
+func (o op) race() bool { return o == opQuorum || o == opUntil }
 
 // scope reports whether o is a Scope.
 func (o op) scope() bool {
@@ -75,7 +82,7 @@ func (o op) scope() bool {
 // ForEach, ForEachSeq and the Scopes.
 func (o op) firstError() bool {
 	switch o {
-	case opRun, opMap, opForEach, opForEachSeq:
+	case opRun, opMap, opForEach, opForEachSeq, opMapWithin:
 		return true
 	}
 	return o.scope()
@@ -175,6 +182,10 @@ const noStop = -1
 // synctest bubble.
 const graceD = time.Minute
 
+// budgetD is MapWithin's budget in a scene: fake time, which passes only
+// when the scene stops (see scenario).
+const budgetD = time.Hour
+
 // A scene is one run of the model: op over one outcome per position, the
 // positions released in order, one at a time, each once everything has
 // settled.
@@ -185,8 +196,8 @@ const graceD = time.Minute
 // gave (an early return that receives a failure), the others wait for all
 // and return their error. For MapSeq, the loop breaks out after k pairs.
 //
-// With stopAt ≥ 0 the test cancels the caller's ctx once stopAt positions
-// are released (0: before any), with grace the call has Grace(graceD); with
+// With stopAt ≥ 0 the test cancels the caller's ctx (MapWithin: lets its
+// budget end) once stopAt positions are released (0: before any), with grace the call has Grace(graceD); with
 // noStop, the test cancels it only if the call has not ended once every
 // position is released (a position waits for cancellation and nothing
 // else will cancel it). With firstError the call has FirstError, if its op
@@ -285,6 +296,12 @@ type expectation struct {
 	leftByStop     []int         // for a known bug: the work a stop left, which may be listed as canceled instead
 	firstError     bool          // the call has FirstError: a returned error is checked by checkFirst, not as a *CallError
 	firstFailed    []int         // with firstError: the positions whose own failure may be the first the call recorded, sorted (see simState.noteFirst)
+	notStartedAt   []int         // the positions counted in notStarted
+	budget         bool          // MapWithin: the stop is the budget's end (DeadlineExceeded, cause ErrBudget), and left is checked
+	left           []int         // MapWithin and Until: the positions the call returns as left
+	race           bool          // Quorum or Until: at and left are checked, not vals
+	at             []int         // a race that returns: the positions of the successes it returns, in order
+	notEnough      bool          // Until: the error is ErrNotEnough
 }
 
 // noPanic is firstPanic when no position panics.
@@ -295,11 +312,19 @@ func model(s scene) []expectation {
 	if !s.op.runs() {
 		return append(modelAwait(s, false), modelAwait(s, true)...)
 	}
+	if s.op.race() {
+		return []expectation{modelRace(s)}
+	}
 	var es []expectation
 	for _, st := range simulate(s, false) {
 		e := st.expectation()
 		es = append(es, e)
 		es = append(es, st.asBugs(e)...)
+	}
+	if s.op == opMapWithin {
+		for i := range es {
+			es[i] = es[i].withinBudget()
+		}
 	}
 	return es
 }
@@ -620,9 +645,12 @@ func (st *simState) ctxDone() bool {
 
 // stopClass is how a function that gives up with its context's error
 // ends: stopped by the caller's ctx if it is done (that rule comes first),
-// else by the call.
+// else by the call. MapWithin's stop is its budget's end, a deadline: a
+// function that a failure canceled in the grace period returns that
+// cancellation (context.Canceled), which is not the budget's error
+// (DeadlineExceeded): the call stopped it.
 func (st *simState) stopClass() class {
-	if st.callerDone {
+	if st.callerDone && !(st.s.op == opMapWithin && st.s.grace && st.failed && !st.cut) {
 		return cUnfinished
 	}
 	return cCanceled
@@ -1106,6 +1134,8 @@ func (st simState) expectation() expectation {
 		e.call, e.arg = "Do", "fns"
 	case opMap:
 		e.call, e.arg = "Map", "inputs"
+	case opMapWithin:
+		e.call, e.arg = "MapWithin", "inputs"
 	case opForEach:
 		e.call, e.arg = "ForEach", "inputs"
 	case opForEachSeq:
@@ -1145,6 +1175,7 @@ func (st simState) expectation() expectation {
 			e.unfinished = append(e.unfinished, p)
 		case cNotStarted:
 			e.notStarted++
+			e.notStartedAt = append(e.notStartedAt, p)
 		}
 	}
 	if s.op.scope() {
@@ -1286,4 +1317,157 @@ func (st simState) pairs(e *expectation) {
 	if !e.panics {
 		e.positions = nil
 	}
+}
+
+// withinBudget is e, an expectation of Map, for MapWithin, whose stop is
+// the end of its budget: the positions the stop left without a result
+// (unfinished, or not started) are returned as left, and, if no position
+// failed, the call returns no error for them.
+func (e expectation) withinBudget() expectation {
+	e.budget = true
+	if !e.ctxErr || e.panics || e.exits {
+		return e
+	}
+	e.left = slices.Sorted(slices.Values(append(slices.Clone(e.unfinished), e.notStartedAt...)))
+	if len(e.positions) == 0 {
+		e.ctxErr, e.unfinished, e.notStarted, e.notStartedAt = false, nil, 0, nil
+	}
+	return e
+}
+
+// need is the k of a race: the scene's, or a majority.
+func (s scene) need() int {
+	if s.k > 0 {
+		return min(s.k, len(s.kinds))
+	}
+	return (len(s.kinds) + 1) / 2
+}
+
+// modelRace is what Quorum and Until do (their documentation, and
+// RunFirstOK's rules). Every function starts at once, each with a context
+// of its own. A released position does what its kind says; one that waits
+// for its context returns when it is canceled: by the caller's ctx (then
+// unfinished), or by the call once decided or, for Quorum, lost (then
+// canceled), which is at once if that came first. Quorum's rule runs in
+// the functions: the k-th success wins, whenever it comes; len(fns)-k+1
+// own failures (panics and Goexit included) lose, unless won. Until's
+// enough runs on the caller's goroutine, on the successes that come while
+// the caller's ctx is not done, and says enough at k of them. Each release
+// settles before the next, so the order is the completion order.
+func modelRace(s scene) expectation {
+	n, k := len(s.kinds), s.need()
+	quorum := s.op == opQuorum
+	e := expectation{call: s.op.String(), arg: "fns", firstPanic: noPanic, allReturned: true, kinds: s.kinds,
+		lists: true, errs: map[int][]int{}, race: true}
+	cls := make([]class, n) // cRunning: not returned
+	var waiting, succ []int
+	fails := 0
+	decided, lost, callerDone := false, false, false
+	var left []int
+	cancelAll := func() { // the call cancels every function's context
+		for _, p := range waiting {
+			cls[p] = cCanceled
+		}
+		waiting = nil
+	}
+	stop := func() { // the caller's ctx
+		callerDone = true
+		for _, p := range waiting {
+			cls[p] = cUnfinished
+		}
+		waiting = nil
+	}
+	release := func(p int) {
+		switch kd := s.kinds[p]; {
+		case isWaiting(kd):
+			switch {
+			case callerDone:
+				cls[p] = cUnfinished
+			case decided || lost:
+				cls[p] = cCanceled
+			default:
+				waiting = append(waiting, p)
+			}
+		case isValue(kd):
+			cls[p] = cValue
+			switch {
+			case quorum && len(succ) < k:
+				succ = append(succ, p)
+				if len(succ) == k {
+					decided = true
+					cancelAll()
+				}
+			case !quorum && !decided && !callerDone:
+				succ = append(succ, p)
+				if len(succ) >= k {
+					decided = true
+					for q := range n {
+						if cls[q] == cRunning || slices.Contains(waiting, q) {
+							left = append(left, q)
+						}
+					}
+					cancelAll()
+				}
+			}
+		default:
+			switch {
+			case isError(kd):
+				cls[p] = cFailure
+			case isPanic(kd):
+				cls[p] = cPanic
+			default:
+				cls[p] = cGoexit
+			}
+			fails++
+			if quorum && k > 1 && fails == n-k+1 && !decided {
+				lost = true
+				cancelAll()
+			}
+		}
+	}
+	for step, p := range s.order {
+		if step == s.stopAt {
+			stop()
+		}
+		release(p)
+	}
+	if s.stopAt == n {
+		stop()
+	}
+	if len(waiting) > 0 {
+		e.parentCanceled = true // only the test's cancellation ends them
+		stop()
+	}
+	for p, c := range cls {
+		switch c {
+		case cFailure:
+			e.positions = append(e.positions, p)
+			e.errs[p] = []int{p}
+		case cPanic:
+			e.panics = true
+			e.positions = append(e.positions, p)
+			if e.firstPanic == noPanic {
+				e.firstPanic = p
+			}
+		case cGoexit:
+			e.exits = true
+			e.positions = append(e.positions, p)
+		case cCanceled:
+			e.canceled = append(e.canceled, p)
+		case cUnfinished:
+			e.unfinished = append(e.unfinished, p)
+		}
+	}
+	e.ctxErr = len(e.unfinished) > 0
+	switch {
+	case e.panics || e.exits:
+	case decided:
+		e.positions, e.errs, e.ctxErr, e.unfinished, e.canceled = nil, nil, false, nil, nil
+		e.at, e.left = succ, left
+	case quorum:
+	default: // Until, not enough
+		e.at = succ
+		e.notEnough = len(e.positions) == 0 && !e.ctxErr
+	}
+	return e
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // The fault matrix and the harness that runs a scene (see the model in
@@ -35,6 +36,9 @@ type observed struct {
 	parentCanceled bool      // the test canceled the caller's ctx once every position was released (see scene)
 	bodyErr        error     // Scope: what the body returned
 	treeErr        error     // a limited Scope: what child 0 returned (opScopeTree: its wait's error, or its own)
+	at             []int     // Quorum and Until: the positions of the successes returned
+	raceVals       []int     // and their values
+	left           []int     // MapWithin and Until: the positions returned as left
 }
 
 // A rig drives the positions of a scene: their slots, and how many of
@@ -175,7 +179,11 @@ func scenario(s scene) observed {
 	synctest.Wait()
 	got.initial = r.began()
 	stop := func() {
-		cancel(errTestCause)
+		if s.op == opMapWithin {
+			time.Sleep(budgetD) // the budget's end: fake time passes only here
+		} else {
+			cancel(errTestCause)
+		}
 		synctest.Wait()
 	}
 	for step, i := range s.order {
@@ -193,7 +201,11 @@ func scenario(s scene) observed {
 	default:
 		if s.stopAt == noStop {
 			got.parentCanceled = true
-			cancel(errTestCause)
+			if s.op == opMapWithin {
+				time.Sleep(budgetD)
+			} else {
+				cancel(errTestCause)
+			}
 		}
 	}
 	<-done // with Grace, once the grace period has passed
@@ -229,6 +241,27 @@ func makeCall(ctx context.Context, r *rig, got *observed) {
 			return r.fn(i)(ctx)
 		}, opts...)
 		got.vals = intsToAny(vs)
+	case opMapWithin:
+		vs, got.left, got.err = MapWithin(ctx, budgetD, indexes0(n), scopeLimit, func(ctx context.Context, i int) (int, error) {
+			return r.fn(i)(ctx)
+		}, opts...)
+		got.vals = intsToAny(vs)
+		for i, v := range vs {
+			if v == 0 {
+				got.vals[i] = nil // no result
+			}
+		}
+	case opQuorum, opUntil:
+		fns := make([]func(context.Context) (int, error), n)
+		for i := range fns {
+			fns[i] = r.fn(i)
+		}
+		if s.op == opQuorum {
+			got.raceVals, got.at, got.err = Quorum(ctx, s.need(), fns...)
+		} else {
+			enough := func(vals []int, at []int) bool { return len(vals) >= s.need() }
+			got.raceVals, got.at, got.left, got.err = Until(ctx, enough, fns...)
+		}
 	case opDo:
 		fns := make([]func(context.Context) error, n)
 		for i := range fns {
@@ -514,6 +547,9 @@ func (e expectation) check(name string, got observed) error {
 	if err := e.checkEnding(name, got); err != nil {
 		return err
 	}
+	if err := e.checkPolicy(name, got); err != nil {
+		return err
+	}
 	switch {
 	case e.initial != nil && !slices.Equal(got.initial, e.initial):
 		return fmt.Errorf("%s: positions %v had started before any was released; want %v", name, got.initial, e.initial)
@@ -527,6 +563,37 @@ func (e expectation) check(name string, got observed) error {
 		return fmt.Errorf("%s: %d functions ran at once; the limit is %d", name, got.peak, e.maxRunning)
 	case len(got.badTasks) > 0:
 		return fmt.Errorf("%s: %s", name, strings.Join(got.badTasks, "; "))
+	}
+	return nil
+}
+
+// checkPolicy compares what a completion policy returned besides its
+// error: a race's successes (positions and values) and Until's left;
+// MapWithin's left, and, when it returned nil, a result at every position
+// not left.
+func (e expectation) checkPolicy(name string, got observed) error {
+	if e.panics || e.exits {
+		return nil
+	}
+	if e.race {
+		if !slices.Equal(got.at, e.at) {
+			return fmt.Errorf("%s: at = %v; want %v", name, got.at, e.at)
+		}
+		for j, p := range got.at {
+			if got.raceVals[j] != val[int](p+1) {
+				return fmt.Errorf("%s: vals[%d] = %d; want the value of fns[%d]", name, j, got.raceVals[j], p)
+			}
+		}
+	}
+	if (e.race && e.call == "Until" || e.budget) && !slices.Equal(got.left, e.left) {
+		return fmt.Errorf("%s: left = %v; want %v", name, got.left, e.left)
+	}
+	if e.budget && got.err == nil {
+		for i, v := range got.vals {
+			if v == nil && !slices.Contains(e.left, i) {
+				return fmt.Errorf("%s: inputs[%d] has no result and is not left", name, i)
+			}
+		}
 	}
 	return nil
 }
@@ -566,6 +633,12 @@ func (e expectation) checkEnding(name string, got observed) error {
 			return fmt.Errorf("%s: panicked=%v (%v) exited=%v; want a return", name, got.panicked, got.panicVal, got.exited)
 		}
 		err = got.err
+		if e.notEnough {
+			if err != ErrNotEnough {
+				return fmt.Errorf("%s: err = %v; want ErrNotEnough", name, err)
+			}
+			return nil
+		}
 		if e.firstError {
 			if err := e.checkFirst(name, got); err != nil {
 				return err
@@ -588,9 +661,12 @@ func (e expectation) checkEnding(name string, got observed) error {
 		if ctxErr != e.ctxErr {
 			return fmt.Errorf("%s: err = %v; ctx error %v, want %v", name, err, ctxErr, e.ctxErr)
 		}
-		if e.ctxErr && (!errors.Is(err, context.Canceled) || !errors.Is(err, errTestCause)) {
+		if e.ctxErr && !e.budget && (!errors.Is(err, context.Canceled) || !errors.Is(err, errTestCause)) {
 			return fmt.Errorf("%s: err = %v; want Canceled with the cause", name, err)
 		}
+	}
+	if !e.anyCtx && e.budget && e.ctxErr && (!errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrBudget)) {
+		return fmt.Errorf("%s: err = %v; want DeadlineExceeded with the cause ErrBudget", name, err)
 	}
 	if e.lists {
 		var unfinished, canceled []int
@@ -905,7 +981,7 @@ func TestFaultMatrix(t *testing.T) {
 // faulty one), halfway or after the last; with Grace half the time, where
 // the call takes it. A Scope's body (opScopeTree: child 0) waits for its
 // first k children, by each form of wait in turn; a MapSeq loop breaks
-// out after k pairs, or not. The choices are drawn from i by a fixed
+// out after k pairs, or not; Quorum and Until need k successes. The choices are drawn from i by a fixed
 // mixing function, so that they do not move together with the kinds.
 func variant(s scene, i uint64) (scene, bool) {
 	if !s.op.runs() {
@@ -921,6 +997,8 @@ func variant(s scene, i uint64) (scene, bool) {
 		s.wait = waitForm(h >> 8 % uint64(numWaits))
 	case s.op.seq():
 		s.k = int(h >> 3 % uint64(n+1))
+	case s.op.race():
+		s.k = 1 + int(h>>3%uint64(n)) // Quorum's k, Until's count
 	}
 	return s, true
 }

@@ -14,8 +14,9 @@ import (
 // Scope and MapSeq,] one kind per position drawn from faultKinds, then
 // the order. The second, data[1] ≥ 0xC0: n, op ((data[1] - 0xC0) % numOps:
 // every op), how (bit 0: Grace; bits 1 to 3: the wait form), stop (0: the
-// test cancels the caller's ctx only if the call has not ended after every
-// release; else after (stop - 1) % (n + 1) releases), k, one kind per
+// test cancels the caller's ctx, or ends MapWithin's budget, only if the
+// call has not ended after every release; else after (stop - 1) % (n + 1)
+// releases), k, one kind per
 // position drawn from matrixKinds, then the order.
 //
 // Every scene runs twice: as drawn, then with FirstError (see
@@ -48,6 +49,12 @@ func FuzzOutcomes(f *testing.F) {
 	f.Add([]byte{2, 0xC0 + byte(opForEach), 0, 0, 0, 8, 0, 1, 0, 1})
 	f.Add([]byte{2, 0xC0 + byte(opScopeTree), 0, 0, 1, 1, 0, 1, 1, 1})
 	f.Add([]byte{2, 0xC0 + byte(opScope), 2, 1, 2, 7, 7, 0})
+	// The completion policies: MapWithin's budget ends after one release,
+	// with Grace, a failure in the grace period; Quorum 2 of 4 lost by two
+	// failures, a position waiting; Until 2 of 4, one panics after.
+	f.Add([]byte{3, 0xC0 + byte(opMapWithin), 1, 2, 0, 8, 7, 0, 1, 2, 0})
+	f.Add([]byte{3, 0xC0 + byte(opQuorum), 0, 0, 2, 1, 7, 1, 0, 0, 2, 1, 3})
+	f.Add([]byte{3, 0xC0 + byte(opUntil), 0, 3, 2, 0, 7, 0, 2, 0, 2, 1, 3})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, ok := decodeScene(data)
 		if !ok {

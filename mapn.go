@@ -68,6 +68,10 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 		f.e = *err.(*CallError) // a panic raised holds it too
 	}
 	if left != nil {
+		var zero Out
+		for _, e := range s.notOK {
+			out[e.i] = zero // MapWithin: results of the calls that succeeded only
+		}
 		err = s.budgetLeft(&f, err, left)
 	}
 	err = s.conclude(&f, err)
