@@ -67,7 +67,8 @@ var page []byte
 //     or called runtime.Goexit)
 //   - "failures": the first 10 functions that failed, each
 //     {"name": ..., "error": ...}: the error's text, "panic: " and the
-//     panic value, or "runtime.Goexit called", cut to 500 bytes
+//     panic value, or "runtime.Goexit called"; a text longer than 500
+//     bytes is cut before the character that crosses 500, and ends in "…"
 //   - "stop", once it is stopping: "notStarted", the work it left not
 //     started when it stopped (omitted for MapSeq, which cannot tell), and
 //     "graceLeftSeconds", the grace period left (omitted until it starts,

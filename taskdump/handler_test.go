@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -286,4 +287,56 @@ func TestHandlerNotEnabled(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestHandlerNotEnabled") {
 		t.Fatalf("%v\n%s", err, out)
 	}
+}
+
+// TestHandlerFailures: a call keeps the text of its first 10 failures and
+// counts them all; a long error is cut at a character; a panic and a
+// Goexit are failures.
+func TestHandlerFailures(t *testing.T) {
+	taskdump.Enable()
+	synctest.Test(t, func(t *testing.T) {
+		long := strings.Repeat("x", 499) + "é and more" // é crosses 500 bytes
+		release := make(chan struct{})
+		done := make(chan struct{})
+		inputs := make([]int, 14)
+		for i := range inputs {
+			inputs[i] = i
+		}
+		go func() {
+			defer close(done)
+			defer func() {
+				if recover() == nil {
+					t.Error("Map returned; want the panic of inputs[1] raised again")
+				}
+			}()
+			_, err := task.Map(context.Background(), inputs, 1, func(ctx context.Context, i int) (int, error) {
+				switch i {
+				case 0:
+					return 0, errors.New(long)
+				case 1:
+					panic("boom")
+				case 2:
+					runtime.Goexit()
+				case 13:
+					<-release
+					return 0, nil
+				}
+				return 0, fmt.Errorf("fail %d", i)
+			}, task.KeepGoing)
+			t.Errorf("Map = %v; want the panic raised again", err)
+		}()
+		synctest.Wait()
+		c := get(t, "/?format=json").Calls[0]
+		if c.Counts.Failed != 13 || c.Counts.Running != 1 || len(c.Failures) != 10 {
+			t.Fatalf("Map: counts %+v, %d failures kept; want 13 failed, 1 running, 10 kept", c.Counts, len(c.Failures))
+		}
+		want := []string{strings.Repeat("x", 499) + "…", "panic: boom", "runtime.Goexit called", "fail 3"}
+		for i, w := range want {
+			if got := c.Failures[i]; got.Name != fmt.Sprintf("inputs[%d]", i) || got.Error != w {
+				t.Errorf("failures[%d] = %s: %q; want inputs[%d]: %q", i, got.Name, got.Error, i, w)
+			}
+		}
+		close(release)
+		<-done
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tasktuple/task/internal/probe"
 )
@@ -64,7 +65,8 @@ const (
 	// maxFailures is how many failures a call keeps the text of; it
 	// counts them all.
 	maxFailures = 10
-	// maxErrorLen is the most bytes of an error's text kept.
+	// maxErrorLen is the most bytes of an error's text kept, cut at the
+	// start of a character and followed by "…".
 	maxErrorLen = 500
 )
 
@@ -137,7 +139,11 @@ func (n *node) ended(ctx context.Context, o probe.Outcome) {
 		msg = o.Err.Error()
 	}
 	if len(msg) > maxErrorLen {
-		msg = msg[:maxErrorLen] + "…"
+		i := maxErrorLen
+		for !utf8.RuneStart(msg[i]) {
+			i--
+		}
+		msg = msg[:i] + "…"
 	}
 	mu.Lock()
 	defer mu.Unlock()
