@@ -1,0 +1,5 @@
+//go:build !race
+
+package taskdump_test
+
+const raceEnabled = false
