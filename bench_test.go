@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // The benchmarks of this package measure its calls alone; the comparison
@@ -147,8 +148,37 @@ func BenchmarkMap(b *testing.B) {
 	}
 }
 
-// BenchmarkRace: a quorum of 2 of 3 functions that return at once, against
-// RunFirstOK of 3, the call it generalizes.
+// BenchmarkMapWithin: Map against MapWithin with a budget that never ends
+// (nothing is slow), side by side: the cost of the budget.
+func BenchmarkMapWithin(b *testing.B) {
+	ctx := context.Background()
+	fn := func(_ context.Context, x int) (int, error) { return x, nil }
+	for _, n := range []int{16, 1000} {
+		in := make([]int, n)
+		for _, limit := range []int{8, NoLimit} {
+			lim := "none"
+			if limit != NoLimit {
+				lim = fmt.Sprint(limit)
+			}
+			b.Run(fmt.Sprintf("call=Map/n=%d/limit=%s", n, lim), func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					Map(ctx, in, limit, fn)
+				}
+			})
+			b.Run(fmt.Sprintf("call=MapWithin/n=%d/limit=%s", n, lim), func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					MapWithin(ctx, time.Hour, in, limit, fn)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkRace: a quorum of 2 of 3 functions that return at once, and
+// Until that needs 2 of 3, against RunFirstOK of 3, the call they
+// generalize.
 func BenchmarkRace(b *testing.B) {
 	ctx := context.Background()
 	b.Run("call=RunFirstOK/n=3", func(b *testing.B) {
@@ -161,6 +191,13 @@ func BenchmarkRace(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
 			Quorum(ctx, 2, immediate[int], immediate[int], immediate[int])
+		}
+	})
+	two := func(vals []int, at []int) bool { return len(vals) >= 2 }
+	b.Run("call=Until_2/n=3", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			Until(ctx, two, immediate[int], immediate[int], immediate[int])
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestCallAllocs pins the allocations of one whole call of each form, over
@@ -23,6 +24,7 @@ func TestCallAllocs(t *testing.T) {
 	double := func(_ context.Context, in int) (int, error) { return 2 * in, nil }
 	none := func(context.Context, int) error { return nil }
 	errOnly := func(context.Context) error { return nil }
+	two := func(vals []int, at []int) bool { return len(vals) >= 2 }
 	spawnAll := func(limit int) func() {
 		return func() {
 			Scope(ctx, func(ctx context.Context, g *Group) ([]int, error) {
@@ -91,6 +93,12 @@ func TestCallAllocs(t *testing.T) {
 		// RunFirstOK's, and the winners' positions and values, and the
 		// cleanup of the second winner's context.
 		{"Quorum 2 of 3", 42, func() { Quorum(ctx, 2, immediate[int], immediate[int], immediate[int]) }},
+		// Quorum's but the count of winners, with the successes' values
+		// and positions and what Until has seen of the returns.
+		{"Until 2 of 3", 43, func() { Until(ctx, two, immediate[int], immediate[int], immediate[int]) }},
+		// Map's, and the budget's context with its timer.
+		{"MapWithin of 16, no limit", 23, func() { MapWithin(ctx, time.Hour, ins, NoLimit, double) }},
+		{"MapWithin of 16, limit 8", 15, func() { MapWithin(ctx, time.Hour, ins, 8, double) }},
 	} {
 		if got := testing.AllocsPerRun(100, tc.f); got != tc.want {
 			t.Errorf("%s: %v allocations a call; want %v", tc.name, got, tc.want)

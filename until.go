@@ -59,6 +59,7 @@ func Until[T any](ctx context.Context, enough func(vals []T, at []int) bool, fns
 		r.launch(i, true)
 	}
 	seen := make([]bool, len(fns))
+	vals, at = make([]T, 0, len(fns)), make([]int, 0, len(fns))
 	ended := false // the loop ended: no panic or Goexit of enough
 	defer func() {
 		if !ended {
@@ -103,7 +104,7 @@ func (r *race) decide(won []int) {
 	r.lmu.Lock()
 	defer r.lmu.Unlock()
 	if won != nil {
-		r.won = slices.Clone(won)
+		r.won = won // the caller appends to it no more
 		r.winner.Store(int32(won[len(won)-1]) + 1)
 	}
 	r.fail(ErrLost)
