@@ -40,8 +40,11 @@
 //     context.Canceled and the context's cause a *task.PositionError): not
 //     an error, but an event "canceled because another function failed",
 //     with the cause's message in task.cause, and its Arg and Index in
-//     task.cause.arg and task.cause.index; the same for the losers of RunFirstOK and Hedge ("canceled
-//     because another function succeeded"), and for a cancellation of the
+//     task.cause.arg and task.cause.index; the same for the losers of
+//     RunFirstOK, Hedge, Quorum and Until ("canceled because another
+//     function succeeded"), for the calls of MapWithin still running when
+//     its budget ends, which return its deadline's error or its cause
+//     ("canceled at the end of the budget"), and for a cancellation of the
 //     call's own when the caller's ctx is not done: MapSeq's, when the
 //     loop over it breaks out ("canceled by the call").
 //
@@ -113,6 +116,7 @@ const (
 	eventFailed = "canceled because another function failed"
 	eventLost   = "canceled because another function succeeded"
 	eventCall   = "canceled by the call"
+	eventBudget = "canceled at the end of the budget"
 
 	eventStop       = "task.stop"
 	eventGraceStart = "task.grace_start"
@@ -458,12 +462,19 @@ func (f *function) end(o probe.Outcome) {
 				err = u
 			}
 		}
-		if errors.Is(err, context.Canceled) && f.canceled() {
+		if (errors.Is(err, context.Canceled) || f.budgetEnded(err)) && f.canceled() {
 			return
 		}
 		span.SetStatus(codes.Error, err.Error())
 		span.SetAttributes(semconv.ErrorType(err))
 	}
+}
+
+// budgetEnded reports whether err is what a function of MapWithin returns
+// when its budget ends: the budget's deadline, or its cause.
+func (f *function) budgetEnded(err error) bool {
+	return (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, task.ErrBudget)) &&
+		errors.Is(context.Cause(f), task.ErrBudget)
 }
 
 // canceled records a cancellation that the call caused, and reports
@@ -489,6 +500,8 @@ func (f *function) canceled() bool {
 		))
 	case errors.Is(cause, task.ErrLost):
 		f.span.AddEvent(eventLost, trace.WithAttributes(causeKey.String(cause.Error())))
+	case errors.Is(cause, task.ErrBudget):
+		f.span.AddEvent(eventBudget, trace.WithAttributes(causeKey.String(cause.Error())))
 	default:
 		c, _ := f.Value(callCtxKey{}).(*callCtx)
 		if c == nil || c.caller.Err() != nil {

@@ -793,3 +793,48 @@ func TestNewGroup(t *testing.T) {
 	childOf(t, c1, call)
 	checkStatus(t, c1, codes.Error, "disk full")
 }
+
+// TestUntil: Until's functions are spans of the call; the one canceled once
+// enough had come is not an error.
+func TestUntil(t *testing.T) {
+	r, ctx := record(t)
+	vals, at, left, err := task.Until(ctx, func(vals []int, at []int) bool { return true }, waitCanceled, value(7))
+	if len(vals) != 1 || vals[0] != 7 || at[0] != 1 || len(left) != 1 || err != nil {
+		t.Fatalf("Until: %v %v %v %v", vals, at, left, err)
+	}
+	spans := r.spans()
+	call := get(t, spans, "task.Until")
+	canceled := get(t, spans, "task.Until fns[0]")
+	childOf(t, canceled, call)
+	childOf(t, get(t, spans, "task.Until fns[1]"), call)
+	checkStatus(t, canceled, codes.Unset, "")
+	if len(canceled.Events()) != 1 || canceled.Events()[0].Name != "canceled because another function succeeded" {
+		t.Errorf("events %v", canceled.Events())
+	}
+}
+
+// TestMapWithin: a call that the budget's end cancels is not an error; the
+// call's span is not either.
+func TestMapWithin(t *testing.T) {
+	r, ctx := record(t)
+	out, left, err := task.MapWithin(ctx, time.Millisecond, []int{1, 2}, 2, func(ctx context.Context, in int) (int, error) {
+		if in == 2 {
+			<-ctx.Done()
+			return 0, ctx.Err()
+		}
+		return in, nil
+	})
+	if out[0] != 1 || len(left) != 1 || left[0] != 1 || err != nil {
+		t.Fatalf("MapWithin: %v %v %v", out, left, err)
+	}
+	spans := r.spans()
+	call := get(t, spans, "task.MapWithin")
+	checkStatus(t, call, codes.Unset, "")
+	ended := get(t, spans, "task.MapWithin inputs[1]")
+	childOf(t, ended, call)
+	checkStatus(t, ended, codes.Unset, "")
+	if len(ended.Events()) != 1 || ended.Events()[0].Name != "canceled at the end of the budget" ||
+		eventAttr(ended.Events()[0], "task.cause") != task.ErrBudget.Error() {
+		t.Errorf("events %v", ended.Events())
+	}
+}
