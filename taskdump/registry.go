@@ -28,16 +28,20 @@ type node struct {
 	id     int64 // unique in the process, for the page to keep a node open
 	name   string
 	start  time.Time
-	parent *node // the root for a call at the top
-	call   bool  // a call, not a function; set before the node is shared
-	queued bool  // a child of a Scope waiting for a slot
+	parent *node      // the root for a call at the top
+	call   *callState // nil for a function; set before the node is shared
+	queued bool       // a child of a Scope waiting for a slot
 
 	first, last *node // the children
 	prev, next  *node // the siblings
 	nChildren   int   // the children registered now
 	nQueued     int   // of them, those waiting for a slot
+}
 
-	// For a call only.
+// A callState is what a call's node has that a function's has not. It is
+// allocated with the node (see callNode), so that a function's node is
+// small and a call's costs one allocation too.
+type callState struct {
 	limit     int // at most limit functions run at once; 0: no limit, or not told
 	inputs    int // the inputs of Map and ForEach; -1: the call cannot tell
 	started   int // the functions started
@@ -46,6 +50,12 @@ type node struct {
 	canceled  int
 	failures  []failure  // the first maxFailures failures
 	stop      *stopState // a call that stopped taking new work (Grace)
+}
+
+// A callNode is the node of a call and its state, in one allocation.
+type callNode struct {
+	node
+	state callState
 }
 
 // A stopState is the stop of a call with a grace period.
@@ -75,7 +85,15 @@ type key struct{}
 // add registers a node named name under the node in ctx (the root if
 // none), and returns ctx with it.
 func add(ctx context.Context, name string, call, queued bool) (context.Context, *node) {
-	n := &node{name: name, start: time.Now(), call: call, queued: queued, inputs: -1}
+	var n *node
+	if call {
+		cn := &callNode{state: callState{inputs: -1}}
+		n = &cn.node
+		n.call = &cn.state
+	} else {
+		n = &node{}
+	}
+	n.name, n.start, n.queued = name, time.Now(), queued
 	parent, _ := ctx.Value(key{}).(*node)
 	if parent == nil {
 		parent = &root
@@ -94,8 +112,8 @@ func add(ctx context.Context, name string, call, queued bool) (context.Context, 
 	parent.nChildren++
 	if queued {
 		parent.nQueued++
-	} else if !call {
-		parent.started++
+	} else if !call && parent.call != nil {
+		parent.call.started++
 	}
 	mu.Unlock()
 	return context.WithValue(ctx, key{}, n), n
@@ -148,8 +166,8 @@ func (n *node) ended(ctx context.Context, o probe.Outcome) {
 	mu.Lock()
 	defer mu.Unlock()
 	n.remove()
-	c := n.parent
-	if !c.call {
+	c := n.parent.call
+	if c == nil {
 		return // a function of a call that started before Enable
 	}
 	switch {
@@ -193,27 +211,28 @@ func (registry) Named(ctx context.Context, name string) (context.Context, func()
 	return ctx, func() {}
 }
 
-// callNode is the node of the call whose context, as Call returned it, is ctx.
-func callNode(ctx context.Context) *node {
-	if n, ok := ctx.Value(key{}).(*node); ok && n.call {
-		return n
+// callOf is the state of the call whose context, as Call returned it, is
+// ctx; nil if ctx is not a call's.
+func callOf(ctx context.Context) *callState {
+	if n, ok := ctx.Value(key{}).(*node); ok {
+		return n.call
 	}
 	return nil
 }
 
 // Limit records the limit of a call, and its number of inputs.
 func (registry) Limit(ctx context.Context, call string, limit, inputs int) {
-	if n := callNode(ctx); n != nil {
+	if c := callOf(ctx); c != nil {
 		mu.Lock()
-		n.limit, n.inputs = limit, inputs
+		c.limit, c.inputs = limit, inputs
 		mu.Unlock()
 	}
 }
 
 // Stop records that a call with a grace period stopped taking new work.
 func (registry) Stop(ctx context.Context, call string, notStarted int, grace time.Duration) {
-	n := callNode(ctx)
-	if n == nil {
+	c := callOf(ctx)
+	if c == nil {
 		return
 	}
 	s := &stopState{notStarted: notStarted}
@@ -221,18 +240,18 @@ func (registry) Stop(ctx context.Context, call string, notStarted int, grace tim
 		s.graceEnd = time.Now().Add(grace)
 	}
 	mu.Lock()
-	n.stop = s
+	c.stop = s
 	mu.Unlock()
 }
 
 // GraceStart records the start of the grace period of a call that
 // Group.Stop stopped.
 func (registry) GraceStart(ctx context.Context, call string, grace time.Duration) {
-	if n := callNode(ctx); n != nil {
+	if c := callOf(ctx); c != nil {
 		end := time.Now().Add(grace)
 		mu.Lock()
-		if n.stop != nil {
-			n.stop.graceEnd = end
+		if c.stop != nil {
+			c.stop.graceEnd = end
 		}
 		mu.Unlock()
 	}
@@ -240,10 +259,10 @@ func (registry) GraceStart(ctx context.Context, call string, grace time.Duration
 
 // GraceEnd records the end of the grace period of a call.
 func (registry) GraceEnd(ctx context.Context, call string) {
-	if n := callNode(ctx); n != nil {
+	if c := callOf(ctx); c != nil {
 		mu.Lock()
-		if n.stop != nil {
-			n.stop.cut = true
+		if c.stop != nil {
+			c.stop.cut = true
 		}
 		mu.Unlock()
 	}

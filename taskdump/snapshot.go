@@ -111,27 +111,28 @@ func children(n *node, now time.Time, budget *int) ([]entry, int) {
 
 // entry is the entry of n, without its children. The caller holds mu.
 func (n *node) entry(now time.Time) entry {
-	e := entry{ID: n.id, Name: n.name, Call: n.call, State: "running", start: n.start, dur: now.Sub(n.start)}
+	e := entry{ID: n.id, Name: n.name, Call: n.call != nil, State: "running", start: n.start, dur: now.Sub(n.start)}
 	e.Seconds = e.dur.Seconds()
 	if n.queued {
 		e.State = "waiting"
 	}
-	if !n.call {
+	c := n.call
+	if c == nil {
 		return e
 	}
-	e.Limit = n.limit
+	e.Limit = c.limit
 	e.Counts = &counts{
 		Running:   n.nChildren - n.nQueued,
 		Waiting:   n.nQueued,
-		Succeeded: n.succeeded,
-		Failed:    n.failed,
-		Canceled:  n.canceled,
+		Succeeded: c.succeeded,
+		Failed:    c.failed,
+		Canceled:  c.canceled,
 	}
-	if n.inputs >= 0 {
-		e.Counts.NotStarted = new(max(0, n.inputs-n.started))
+	if c.inputs >= 0 {
+		e.Counts.NotStarted = new(max(0, c.inputs-c.started))
 	}
-	e.Failures = slices.Clone(n.failures)
-	if s := n.stop; s != nil {
+	e.Failures = slices.Clone(c.failures)
+	if s := c.stop; s != nil {
 		e.State = "stopping"
 		if s.cut {
 			e.State = "cut"
