@@ -32,9 +32,11 @@ var ErrNotEnough = errors.New("task: Until: every function returned and enough n
 //     returns every success, a nil left, and an error: a *[CallError] with
 //     every failure ("task: Until: fns[i]: ..."), or [ErrNotEnough] if none
 //     failed.
-//   - If the caller's ctx is done first, enough is not called again; Until
-//     returns the successes enough saw, a nil left, and a *CallError whose
-//     Ctx is ctx's error, as RunN does.
+//   - If the caller's ctx is done first, enough is not called again, and
+//     Until ends as above once every function has returned, with the
+//     successes enough saw: the error is a *CallError whose Ctx is ctx's
+//     error if ctx stopped a function (it returned ctx's error after ctx
+//     was done, as for RunN), else as above.
 //   - Until returns only after every function has returned; a panic or a
 //     Goexit of a function is raised once they all have, as by RunFirstOK.
 //     A panic or Goexit in enough cancels the functions (with ErrLost) and
