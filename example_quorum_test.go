@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/tasktuple/task"
 )
@@ -12,22 +13,17 @@ import (
 // slow, and is canceled (task.ErrLost) as soon as the quorum is reached.
 func ExampleQuorum() {
 	ctx := context.Background()
-	aDone := make(chan struct{})
-	read := func(name string) func(context.Context) (string, error) {
+	read := func(name string, after time.Duration) func(context.Context) (string, error) {
 		return func(ctx context.Context) (string, error) {
-			switch name {
-			case "a":
-				defer close(aDone)
-			case "b":
-				<-ctx.Done() // the slow replica
+			select {
+			case <-time.After(after):
+				return "v7 from " + name, nil
+			case <-ctx.Done(): // b, canceled once 2 have answered
 				return "", context.Cause(ctx)
-			case "c":
-				<-aDone
 			}
-			return "v7 from " + name, nil
 		}
 	}
-	vals, at, err := task.Quorum(ctx, 2, read("a"), read("b"), read("c"))
+	vals, at, err := task.Quorum(ctx, 2, read("a", 0), read("b", time.Hour), read("c", 50*time.Millisecond))
 	fmt.Println(vals, at, err)
 	// Output: [v7 from a v7 from c] [0 2] <nil>
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/tasktuple/task"
 )
@@ -13,20 +14,14 @@ import (
 // slow, and is canceled (task.ErrLost) and listed in left.
 func ExampleUntil() {
 	ctx := context.Background()
-	answered := map[string]chan struct{}{"a": make(chan struct{}), "b": make(chan struct{})}
-	read := func(name, after, v string) func(context.Context) (string, error) {
+	read := func(after time.Duration, v string) func(context.Context) (string, error) {
 		return func(ctx context.Context) (string, error) {
-			if after == "never" {
-				<-ctx.Done() // the slow replica
+			select {
+			case <-time.After(after):
+				return v, nil
+			case <-ctx.Done(): // d, canceled once two agree
 				return "", context.Cause(ctx)
 			}
-			if after != "" {
-				<-answered[after]
-			}
-			if ch, ok := answered[name]; ok {
-				defer close(ch)
-			}
-			return v, nil
 		}
 	}
 	twoAgree := func(vals []string, at []int) bool {
@@ -38,7 +33,7 @@ func ExampleUntil() {
 		return false
 	}
 	vals, at, left, err := task.Until(ctx, twoAgree,
-		read("a", "", "v7"), read("b", "a", "v6"), read("c", "b", "v7"), read("d", "never", "v7"))
+		read(0, "v7"), read(50*time.Millisecond, "v6"), read(100*time.Millisecond, "v7"), read(time.Hour, "v7"))
 	fmt.Println(vals, at, left, err)
 	// Output: [v7 v6 v7] [0 1 2] [3] <nil>
 }

@@ -56,13 +56,30 @@ func quorum[T any](name string, ctx context.Context, k int, release func(T), fns
 		kind = kindQuorumRelease
 	}
 	r := newRacer(ctx, kind, fns)
-	r.need = int32(k)
-	if k > 1 {
-		r.won = make([]int, 0, k)
-	}
+	r.need = 0 // decided here, not in the functions' goroutines (see race.decide)
 	r.release = release
 	for i := range fns {
 		r.launch(i, true) // every function is called, even after the quorum
+	}
+	// The rule, applied in the order the functions end: the k-th success
+	// wins; the len(fns)-k+1-th failure of its own loses.
+	winners := make([]int, 0, k)
+	fails, decided := 0, false
+	for range fns {
+		i := <-r.returned // outs[i] is written and classified before the send
+		switch o := &r.outs[i]; {
+		case decided:
+		case o.state == succeeded:
+			winners = append(winners, i)
+			if decided = len(winners) == k; decided {
+				r.decide(winners)
+			}
+		case o.ownFailure():
+			fails++
+			if decided = fails == len(fns)-k+1; decided {
+				r.lose(i, o)
+			}
+		}
 	}
 	won, err := r.settleRace()
 	if won == nil {

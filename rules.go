@@ -91,48 +91,49 @@ func (c *call) failAt(i int, o *outcome) {
 	c.fail(r.at(i, o.err))
 }
 
-// trigger is the rule of RunFirstOK, Hedge and Quorum: the first need
-// successes win (need is 1 but for Quorum), and the one that completes them
-// cancels the others, with [ErrLost] as the cause; a success after the win
-// triggers nothing. A failure of its own that leaves fewer functions than
-// the successes still needed (len(fns)-need+1 failures) decides the race
-// as lost: the others are canceled with that failure as the cause. With
-// need 1, that is when every function has failed: nothing is left to
-// cancel.
+// trigger is the rule of RunFirstOK and Hedge, in the goroutine of the
+// function that ended: the first success wins and cancels the others, with
+// [ErrLost] as the cause; a success after the win triggers nothing. When
+// every function has failed, nothing is left to cancel. Quorum and Until
+// (need 0) decide on the caller's goroutine instead (race.decide,
+// race.lose), which receives the ends in order: a decision there also
+// spares the functions' small stacks the cancellations, which outgrow
+// them.
 func (r *race) trigger(i int, o *outcome) {
-	switch {
-	case o.state == succeeded:
-		// Counted under the lock: the success that completes the winners
-		// must see every one before it in won.
-		r.lmu.Lock()
-		if r.need == 0 || len(r.won) == int(r.need) { // 0: the caller decides (Until)
-			r.lmu.Unlock()
-			return
-		}
-		r.won = append(r.won, i)
-		if len(r.won) == int(r.need) {
-			r.winner.Store(int32(i) + 1)
-			r.fail(ErrLost)
-			for j, l := range r.lanes {
-				if l != nil && !slices.Contains(r.won, j) {
-					l.cancel(ErrLost)
-				}
+	if o.state != succeeded || r.need == 0 {
+		return
+	}
+	// Counted under the lock: the success that completes the winners
+	// must see every one before it in won.
+	r.lmu.Lock()
+	defer r.lmu.Unlock()
+	if len(r.won) == int(r.need) {
+		return
+	}
+	r.won = append(r.won, i)
+	if len(r.won) == int(r.need) {
+		r.winner.Store(int32(i) + 1)
+		r.fail(ErrLost)
+		for j, l := range r.lanes {
+			if l != nil && !slices.Contains(r.won, j) {
+				l.cancel(ErrLost)
 			}
 		}
-		r.lmu.Unlock()
-	case o.ownFailure() && r.need > 1:
-		if int(r.fails.Add(1)) != len(r.outs)-int(r.need)+1 || r.winner.Load() != 0 {
-			return
+	}
+}
+
+// lose decides a race that the caller decides (Quorum) as lost by the
+// failure o of position i: the others are canceled with that failure as
+// the cause.
+func (r *race) lose(i int, o *outcome) {
+	r.failAt(i, o)
+	cause := r.first
+	r.lmu.Lock()
+	defer r.lmu.Unlock()
+	for _, l := range r.lanes {
+		if l != nil {
+			l.cancel(cause)
 		}
-		r.failAt(i, o)
-		cause := r.first
-		r.lmu.Lock()
-		for _, l := range r.lanes {
-			if l != nil {
-				l.cancel(cause)
-			}
-		}
-		r.lmu.Unlock()
 	}
 }
 

@@ -99,9 +99,10 @@ func Until[T any](ctx context.Context, enough func(vals []T, at []int) bool, fns
 	return vals, at, nil, err
 }
 
-// decide ends a race that the caller decides (Until): won are the
-// winners, whose contexts stay alive; the others are canceled with the
-// cause ErrLost, as by trigger.
+// decide ends a race that the caller decides (Quorum, Until): won are the
+// winners, whose contexts stay alive (nil: none, for a panic or Goexit of
+// Until's enough); the others are canceled with the cause ErrLost, as by
+// trigger.
 func (r *race) decide(won []int) {
 	r.lmu.Lock()
 	defer r.lmu.Unlock()
