@@ -195,3 +195,17 @@ func TestMapWithinArgs(t *testing.T) {
 		}()
 	}
 }
+
+// NamedBy names MapWithin's calls by their input in its errors.
+func TestMapWithinNamed(t *testing.T) {
+	_, _, err := MapWithin(context.Background(), time.Hour, []string{"shard-a", "shard-b"}, NoLimit,
+		NamedBy(func(s string) string { return s }, func(_ context.Context, s string) (int, error) {
+			if s == "shard-b" {
+				return 0, errors.New("down")
+			}
+			return 1, nil
+		}))
+	if err == nil || err.Error() != "task: MapWithin: shard-b: down" {
+		t.Fatalf("MapWithin = %v; want the failure under its input's name", err)
+	}
+}

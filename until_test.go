@@ -185,3 +185,13 @@ func TestUntilArgs(t *testing.T) {
 		t.Fatalf("Until of no functions = %v; want ErrNoTasks", err)
 	}
 }
+
+// Named names Until's functions in its errors.
+func TestUntilNamed(t *testing.T) {
+	_, _, _, err := Until(context.Background(), func([]int, []int) bool { return false },
+		Named("replica-b", func(context.Context) (int, error) { return 0, errors.New("down") }),
+		func(context.Context) (int, error) { return 1, nil })
+	if err == nil || err.Error() != "task: Until: replica-b: down" {
+		t.Fatalf("Until = %v; want the failure under its name", err)
+	}
+}
