@@ -149,29 +149,38 @@ func BenchmarkMap(b *testing.B) {
 }
 
 // BenchmarkMapWithin: Map against MapWithin with a budget that never ends
-// (nothing is slow), side by side: the cost of the budget.
+// (nothing is slow), side by side: the cost of the budget. Under
+// ctx=background the caller's ctx is never done; under ctx=request it is a
+// context.WithCancel, as a server's request ctx is, which Map watches too.
 func BenchmarkMapWithin(b *testing.B) {
-	ctx := context.Background()
 	fn := func(_ context.Context, x int) (int, error) { return x, nil }
-	for _, n := range []int{16, 1000} {
-		in := make([]int, n)
-		for _, limit := range []int{8, NoLimit} {
-			lim := "none"
-			if limit != NoLimit {
-				lim = fmt.Sprint(limit)
+	request, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+	}{{"background", context.Background()}, {"request", request}} {
+		ctx := c.ctx
+		for _, n := range []int{16, 1000} {
+			in := make([]int, n)
+			for _, limit := range []int{8, NoLimit} {
+				lim := "none"
+				if limit != NoLimit {
+					lim = fmt.Sprint(limit)
+				}
+				b.Run(fmt.Sprintf("ctx=%s/call=Map/n=%d/limit=%s", c.name, n, lim), func(b *testing.B) {
+					b.ReportAllocs()
+					for range b.N {
+						Map(ctx, in, limit, fn)
+					}
+				})
+				b.Run(fmt.Sprintf("ctx=%s/call=MapWithin/n=%d/limit=%s", c.name, n, lim), func(b *testing.B) {
+					b.ReportAllocs()
+					for range b.N {
+						MapWithin(ctx, time.Hour, in, limit, fn)
+					}
+				})
 			}
-			b.Run(fmt.Sprintf("call=Map/n=%d/limit=%s", n, lim), func(b *testing.B) {
-				b.ReportAllocs()
-				for range b.N {
-					Map(ctx, in, limit, fn)
-				}
-			})
-			b.Run(fmt.Sprintf("call=MapWithin/n=%d/limit=%s", n, lim), func(b *testing.B) {
-				b.ReportAllocs()
-				for range b.N {
-					MapWithin(ctx, time.Hour, in, limit, fn)
-				}
-			})
 		}
 	}
 }

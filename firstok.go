@@ -133,7 +133,6 @@ type race struct {
 	call
 	need     int32        // the successes that decide the race in trigger: 1 for RunFirstOK and Hedge; 0: the caller decides (Quorum, Until)
 	winner   atomic.Int32 // 1 + the position of the success that decided the race, or 0
-	fails    atomic.Int32 // the failures of their own so far
 	returned chan int     // each started function's position, when it ends; never blocks (capacity len(fns))
 
 	lmu   sync.Mutex // guards lanes and winners, and starting a function after a win

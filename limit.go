@@ -129,7 +129,7 @@ func (g *Group) blockForSlot(mk func() child) bool {
 func (g *Group) open() bool {
 	return g.limit.Load() == 0 &&
 		g.c.flags.Load()&(flagHalted|flagFailed|flagFailing) == 0 &&
-		!closedChan(g.c.outer) && !closedChan(g.parentDone)
+		!closedChan(g.c.outer) && !isDone(g.c.parent, g.parentDone)
 }
 
 // A refusal says why a child may not start.

@@ -136,7 +136,7 @@ func (s *mapping[In, Out]) work() {
 		if failFast && s.failedFirst.Load() {
 			break
 		}
-		if s.isHalted() || closedChan(done) || closedChan(s.outer) {
+		if s.isHalted() || isDone(s.parent, done) || closedChan(s.outer) {
 			s.stopped.Store(true)
 			exiting = false
 			return

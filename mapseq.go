@@ -163,7 +163,7 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		// One test when nothing happened (failedFirst implies
 		// flagFailed); endsPull decides otherwise.
 		if (s.broke || s.ctxEnded || s.fatal || s.c.flags.Load()&(flagFailed|flagHalted) != 0 ||
-			(s.done != nil && closedChan(s.done)) || (s.c.outer != nil && closedChan(s.c.outer))) && s.endsPull() {
+			isDone(s.c.parent, s.done) || (s.c.outer != nil && closedChan(s.c.outer))) && s.endsPull() {
 			// in was pulled and is never called.
 			if !s.broke && !s.ctxEnded {
 				s.leftByFail++
@@ -271,7 +271,7 @@ func (s *stream[In, Out]) failedAfter(i int) bool {
 // once and not selected on when nil: a MapSeq watches ctx also with
 // KeepGoing.
 func (s *stream[In, Out]) stopping() bool {
-	return s.c.isHalted() || (s.done != nil && closedChan(s.done)) || (s.c.outer != nil && closedChan(s.c.outer))
+	return s.c.isHalted() || isDone(s.c.parent, s.done) || (s.c.outer != nil && closedChan(s.c.outer))
 }
 
 // call makes the call of slot k, unless the stream has failed or broken
@@ -288,7 +288,7 @@ func (s *stream[In, Out]) call(k int) {
 	// an input before this one: an input handed over before a later one
 	// failed is made, as Map makes the inputs its workers took.
 	// One test when nothing happened; leaves decides otherwise.
-	if (s.c.flags.Load()&(flagFailed|flagHalted) == 0 && (s.done == nil || !closedChan(s.done)) && (s.c.outer == nil || !closedChan(s.c.outer))) ||
+	if (s.c.flags.Load()&(flagFailed|flagHalted) == 0 && !isDone(s.c.parent, s.done) && (s.c.outer == nil || !closedChan(s.c.outer))) ||
 		!s.leaves(sl, i) {
 		invoke(s.c.ctx(), site{&s.c, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
 		s.c.ended(i, &sl.o)

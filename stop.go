@@ -194,6 +194,15 @@ func (c *call) watchOuter() {
 	}
 }
 
+// isDone reports whether ctx, whose Done channel is done (nil: ctx is
+// never done), is done. It asks ctx.Err, an atomic load in the standard
+// contexts, rather than receiving from done, a call into the runtime:
+// Map's workers, a group's Go and the streams ask for every input or
+// child. A Context's Err is non-nil once, and only once, Done is closed.
+func isDone(ctx context.Context, done <-chan struct{}) bool {
+	return done != nil && ctx.Err() != nil
+}
+
 // closedChan reports whether ch is closed; a nil ch never is.
 func closedChan(ch <-chan struct{}) bool {
 	if ch == nil {
