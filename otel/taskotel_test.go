@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/tasktuple/task"
@@ -814,27 +815,30 @@ func TestUntil(t *testing.T) {
 }
 
 // TestMapWithin: a call that the budget's end cancels is not an error; the
-// call's span is not either.
+// call's span is not either. The budget is fake time (synctest): it ends
+// once the fast input has returned and the other waits.
 func TestMapWithin(t *testing.T) {
-	r, ctx := record(t)
-	out, left, err := task.MapWithin(ctx, time.Millisecond, []int{1, 2}, 2, func(ctx context.Context, in int) (int, error) {
-		if in == 2 {
-			<-ctx.Done()
-			return 0, ctx.Err()
+	synctest.Test(t, func(t *testing.T) {
+		r, ctx := record(t)
+		out, left, err := task.MapWithin(ctx, time.Second, []int{1, 2}, 2, func(ctx context.Context, in int) (int, error) {
+			if in == 2 {
+				<-ctx.Done()
+				return 0, ctx.Err()
+			}
+			return in, nil
+		})
+		if out[0] != 1 || len(left) != 1 || left[0] != 1 || err != nil {
+			t.Fatalf("MapWithin: %v %v %v", out, left, err)
 		}
-		return in, nil
+		spans := r.spans()
+		call := get(t, spans, "task.MapWithin")
+		checkStatus(t, call, codes.Unset, "")
+		ended := get(t, spans, "task.MapWithin inputs[1]")
+		childOf(t, ended, call)
+		checkStatus(t, ended, codes.Unset, "")
+		if len(ended.Events()) != 1 || ended.Events()[0].Name != "canceled at the end of the budget" ||
+			eventAttr(ended.Events()[0], "task.cause") != task.ErrBudget.Error() {
+			t.Errorf("events %v", ended.Events())
+		}
 	})
-	if out[0] != 1 || len(left) != 1 || left[0] != 1 || err != nil {
-		t.Fatalf("MapWithin: %v %v %v", out, left, err)
-	}
-	spans := r.spans()
-	call := get(t, spans, "task.MapWithin")
-	checkStatus(t, call, codes.Unset, "")
-	ended := get(t, spans, "task.MapWithin inputs[1]")
-	childOf(t, ended, call)
-	checkStatus(t, ended, codes.Unset, "")
-	if len(ended.Events()) != 1 || ended.Events()[0].Name != "canceled at the end of the budget" ||
-		eventAttr(ended.Events()[0], "task.cause") != task.ErrBudget.Error() {
-		t.Errorf("events %v", ended.Events())
-	}
 }
