@@ -249,8 +249,13 @@ func withChildren(t *testing.T, n int, check func()) (allocs float64) {
 		}
 	}()
 	<-ready
-	// The body returns once it has spawned: wait until the registry says so.
-	for get(t, "/?format=json").Calls[0].Counts.Succeeded != 1 {
+	// The body returns once it has spawned, and the children admitted
+	// start on goroutines of their own: wait until the registry says both.
+	for {
+		c := get(t, "/?format=json").Calls[0].Counts
+		if c.Succeeded == 1 && c.Running == min(n, 1000) {
+			break
+		}
 		runtime.Gosched()
 	}
 	check()
