@@ -23,7 +23,8 @@ import (
 //   - children that all begin with a call that gets the derived context
 //     and return if it fails (ctxFirst): fail-fast;
 //   - anything else, such as a child that first defers close(ch), which a
-//     reader of the channel waits for: no fix.
+//     reader of the channel waits for: not a loop form (ForEach and Map
+//     take no task.StartAll); the group in place takes it, with StartAll.
 //
 // ok is false in the last case.
 func (s *site) failFast() (failFast, ok bool) {
