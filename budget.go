@@ -27,8 +27,8 @@ var ErrBudget = errors.New("task: the budget ended")
 // cancellation after it, or never started; and err, Map's error for the
 // failures of the calls ("task: MapWithin: inputs[3]: ..."), nil if none
 // failed, which does not count what the budget left. Only if the caller's
-// ctx ends the call too, as it would Map, is err a *[CallError] with Ctx
-// set. To make the budget's end a failure, test len(left) > 0, or pass
+// ctx ends the call before the budget does, as it would end Map, is err a
+// *[CallError] with Ctx set (and left nil). To make the budget's end a failure, test len(left) > 0, or pass
 // Map a ctx with a deadline instead: its end fails the call.
 //
 // A failure before the budget's end cancels the other calls as in Map

@@ -57,8 +57,9 @@ const (
 	BlockAtLimit
 
 	// StartAll: a failure cancels the group's context, as without
-	// [KeepGoing], but every child given to Go, TryGo, Spawn and TrySpawn
-	// still starts, with that canceled context: after the failure, the
+	// [KeepGoing], but every child given to Go or Spawn, and taken by
+	// TryGo or TrySpawn (which refuse only at the limit), still starts,
+	// with that canceled context: after the failure, the
 	// children waiting for a slot start as slots free, and a spawner
 	// blocked at the limit ([BlockAtLimit]) waits for its slot and starts
 	// its child. That is what errgroup's WithContext does, which calls
