@@ -195,8 +195,9 @@
 //     the budget's end.
 //
 // The policy's own cancellations are stops, not failures, and the call
-// returns no error for them: once Quorum or Until is decided, the
-// functions still running are canceled with the cause [ErrLost]; when
+// returns no error for them: once Quorum has k successes or Until's
+// predicate says enough, the functions still running are canceled with
+// the cause [ErrLost]; when
 // MapWithin's budget ends, with [ErrBudget] (their positions are the left
 // it returns). As
 // everywhere, each returns only after every function it started has
