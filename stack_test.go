@@ -41,7 +41,13 @@ func TestChildFrames(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector doubles the stack guard: a first stack has almost no room")
 	}
-	out, err := subprocess(t, "TestChildFrames", "TASK_TEST_FRAMES="+strconv.Itoa(childRoom))
+	// One P and no asynchronous preemption: no goroutine is stopped while
+	// it holds a group's lock, so no lock is contended. A contended Lock
+	// parks in the runtime (semacquire, which allocates its record) and
+	// takes a stack of its own that is not the package's frames (CI saw
+	// it once, from releaseSlot, at two Ps).
+	out, err := subprocess(t, "TestChildFrames", "TASK_TEST_FRAMES="+strconv.Itoa(childRoom),
+		"GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1")
 	if err != nil {
 		// The crash names the goroutine that grew, and its frames.
 		t.Fatalf("a function run with %d bytes of stack made its goroutine outgrow its first stack: %v\n%s", childRoom, err, out)
