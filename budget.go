@@ -46,9 +46,7 @@ func MapWithin[In, Out any](ctx context.Context, budget time.Duration, inputs []
 		nilArg("MapWithin", "fn")
 	}
 	checkLimit("MapWithin", limit)
-	bctx, cancel := context.WithTimeoutCause(ctx, budget, ErrBudget)
-	defer cancel()
-	out, err = mapN(kindMapWithin, bctx, inputs, limit, fn, options(opts)|Settled, &left)
+	out, err = mapN(kindMapWithin, ctx, inputs, limit, fn, options(opts)|Settled, &left, budget)
 	return out, left, err
 }
 

@@ -47,6 +47,7 @@ const (
 	flagFailed                     // first is set
 	flagHalted                     // the call stopped taking new work (see halt)
 	flagFailing                    // a child of a Scope failed: the call is about to fail (Group.cause)
+	flagBudget                     // MapWithin: the budget ended, or can end on its own: ask it (budgetCtx)
 )
 
 func (c *call) setFlag(f uint32) { c.flags.Or(f) }
@@ -338,6 +339,11 @@ func (c *call) settle() {
 	// (Yielding only while some are unfinished would take one more atomic
 	// update in every function, which costs more than the yield saves.)
 	runtime.Gosched()
+	c.settleNow()
+}
+
+// settleNow is settle once the functions have had their turn.
+func (c *call) settleNow() {
 	c.wg.Wait()
 	if !c.keepGoing() {
 		c.fail(context.Canceled)

@@ -97,8 +97,8 @@ func TestCallAllocs(t *testing.T) {
 		// and positions and what Until has seen of the returns.
 		{"Until 2 of 3", 43, func() { Until(ctx, two, immediate[int], immediate[int], immediate[int]) }},
 		// Map's, and the budget's context with its timer.
-		{"MapWithin of 16, no limit", 23, func() { MapWithin(ctx, time.Hour, ins, NoLimit, double) }},
-		{"MapWithin of 16, limit 8", 15, func() { MapWithin(ctx, time.Hour, ins, 8, double) }},
+		{"MapWithin of 16, no limit", 18, func() { MapWithin(ctx, time.Hour, ins, NoLimit, double) }},
+		{"MapWithin of 16, limit 8", 10, func() { MapWithin(ctx, time.Hour, ins, 8, double) }},
 	} {
 		if got := testing.AllocsPerRun(100, tc.f); got != tc.want {
 			t.Errorf("%s: %v allocations a call; want %v", tc.name, got, tc.want)

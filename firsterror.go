@@ -9,13 +9,13 @@ package task
 
 // firstShift is where, in a call's flags word, the first failure's position
 // is kept: position p is kept as p+2 (the body of a Scope is -1), 0 is none.
-const firstShift = 4
+const firstShift = 5
 
 // maxFirst is the largest position that fits in the flags word. A failure
 // further on is not recorded; if no failure before it was, the call returns
 // the first failure in argument order instead (a slice of that many inputs
 // would hold tens of gigabytes of state; a stream of them, with no failure
-// in its first quarter billion inputs, is the one case that differs).
+// in its first 134 million inputs, is the one case that differs).
 const maxFirst = 1<<(32-firstShift) - 3
 
 // firstErrorSet reports the option FirstError.

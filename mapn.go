@@ -3,9 +3,11 @@ package task
 import (
 	"context"
 	"math"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Map calls fn on every element of inputs, with at most limit calls running
@@ -26,7 +28,7 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 		nilArg("Map", "fn")
 	}
 	checkLimit("Map", limit)
-	return mapN(kindMap, ctx, inputs, limit, fn, options(opts), nil)
+	return mapN(kindMap, ctx, inputs, limit, fn, options(opts), nil, 0)
 }
 
 // NoLimit is the limit of [Map], [ForEach] and [Scope]'s [Group.SetLimit]
@@ -40,21 +42,48 @@ func checkLimit(name string, limit int) {
 	}
 }
 
-// mapN is Map, named after the call of kind. With left, a budget's end
-// (ctx's cause ErrBudget) is not a failure: see budgetLeft.
-func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), o Option, left *[]int) ([]Out, error) {
+// mapN is Map, named after the call of kind. With left, it is MapWithin:
+// the call runs under a budget (its ctx is a budgetCtx), whose end is not
+// a failure: see budgetLeft.
+func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), o Option, left *[]int, budget time.Duration) ([]Out, error) {
 	out := make([]Out, len(inputs))
 	if len(inputs) == 0 {
 		return out, nil
 	}
-	s := &mapping[In, Out]{in: inputs, fn: fn, out: out}
+	var s *mapping[In, Out]
+	var b *budgetCtx
+	workers := min(limit, len(inputs))
+	if left == nil {
+		s = &mapping[In, Out]{in: inputs, fn: fn, out: out}
+	} else {
+		// MapWithin: the budget in the same allocation.
+		w := &struct {
+			mapping[In, Out]
+			budget budgetCtx
+		}{mapping: mapping[In, Out]{in: inputs, fn: fn, out: out}}
+		s, b = &w.mapping, &w.budget
+		b.init(ctx, budget, &s.call)
+		if workers > maxLazyWorkers && b.timer == nil {
+			b.arm()
+		}
+		ctx = b
+	}
 	s.initKind(ctx, o, nil, kind, s)
 	s.limited(limit, len(inputs))
 	s.watchOuter()
-	workers := min(limit, len(inputs))
 	s.wg.Add(workers)
 	s.startN(workers)
-	s.settle()
+	if b == nil {
+		s.settle()
+	} else {
+		// The workers' first turn, as settle gives it; a budget whose
+		// inputs are not all taken by then needs its timer.
+		runtime.Gosched()
+		if b.timer == nil && int(s.next.Load()) < len(inputs) {
+			b.arm()
+		}
+		s.settleNow()
+	}
 	f := s.report()
 	for _, e := range s.notOK {
 		s.add(&f, e.i, e.o)
@@ -73,6 +102,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 			out[e.i] = zero // MapWithin: results of the calls that succeeded only
 		}
 		err = s.budgetLeft(&f, err, left)
+		b.release()
 	}
 	err = s.conclude(&f, err)
 	if err != nil && !s.settled() {
@@ -123,10 +153,17 @@ func (s *mapping[In, Out]) work() {
 	exiting := true
 	defer func() { s.workerDone(exiting) }()
 	// The caller's ctx stops the call unless it runs every input whatever
-	// happens (KeepGoing without Grace); see call.stopping.
+	// happens (KeepGoing without Grace); see call.stopping. Under a budget
+	// the workers poll the budget's parent, as Map's poll the caller's ctx,
+	// and the budget itself only once it says to (flagBudget): it costs
+	// them nothing more until then.
+	polled := s.parent
+	if b, ok := polled.(*budgetCtx); ok {
+		polled = b.parent
+	}
 	var done <-chan struct{}
 	if !s.keepGoing() || s.gr != nil {
-		done = s.parent.Done()
+		done = polled.Done()
 	}
 	failFast := !s.keepGoing()
 	for {
@@ -136,7 +173,8 @@ func (s *mapping[In, Out]) work() {
 		if failFast && s.failedFirst.Load() {
 			break
 		}
-		if s.isHalted() || isDone(s.parent, done) || closedChan(s.outer) {
+		if f := s.flags.Load(); f&flagHalted != 0 || f&flagBudget != 0 && s.parent.Err() != nil ||
+			isDone(polled, done) || closedChan(s.outer) {
 			s.stopped.Store(true)
 			exiting = false
 			return
