@@ -81,6 +81,27 @@ func TestMapWithinLimit(t *testing.T) {
 	})
 }
 
+// No input starts after the budget's end, whether the calls look at their
+// ctx or not, and with KeepGoing too (which runs every input of a Map
+// whatever the caller's ctx does, but not past a budget).
+func TestMapWithinStartsNothingAfter(t *testing.T) {
+	for _, opts := range [][]Option{nil, {KeepGoing}, {Grace(time.Second)}} {
+		synctest.Test(t, func(t *testing.T) {
+			var started atomic.Int64
+			fn := func(ctx context.Context, in int) (int, error) {
+				started.Add(1)
+				time.Sleep(150 * time.Millisecond) // ignores ctx
+				return in + 1, nil
+			}
+			out, left, err := MapWithin(context.Background(), 200*time.Millisecond, []int{0, 1, 2, 3, 4}, 1, fn, opts...)
+			if err != nil || !slices.Equal(left, []int{2, 3, 4}) || !slices.Equal(out, []int{1, 2, 0, 0, 0}) || started.Load() != 2 {
+				t.Fatalf("%d options: MapWithin = %v, %v, %v with %d calls; want [1 2 0 0 0] [2 3 4] nil with 2",
+					len(opts), out, left, err, started.Load())
+			}
+		})
+	}
+}
+
 // A call that ignores its context and succeeds after the budget's end
 // keeps its value.
 func TestMapWithinLateSuccess(t *testing.T) {
