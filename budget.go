@@ -28,16 +28,18 @@ var ErrBudget = errors.New("task: the budget ended")
 // failures of the calls ("task: MapWithin: inputs[3]: ..."), nil if none
 // failed, which does not count what the budget left. Only if the caller's
 // ctx ends the call before the budget does, as it would end Map, is err a
-// *[CallError] with Ctx set (and left nil). To make the budget's end a failure, test len(left) > 0, or pass
-// Map a ctx with a deadline instead: its end fails the call.
+// *[CallError] with Ctx set (and left nil). To make the budget's end a
+// failure, test len(left) > 0, or pass Map a ctx with a deadline instead:
+// its end fails the call.
 //
 // A failure before the budget's end cancels the other calls as in Map
 // (not with [KeepGoing]); the inputs it left are listed by err, not by
-// left. Panics and Goexit are raised as by Map. The budget runs on a
-// timer of its own (in [testing/synctest], the bubble's clock); a budget
-// that is not positive is already over when the call begins. MapWithin
-// takes Map's options; [Settled] is implied. A nil ctx or fn, or a limit
-// less than 1, panics at once.
+// left. With KeepGoing too, no input starts after the budget's end.
+// Panics and Goexit are raised as by Map. The budget follows the clock (in
+// [testing/synctest], the bubble's); a budget that is not positive is
+// already over when the call begins. MapWithin takes Map's options;
+// [Settled] is implied. A nil ctx or fn, or a limit less than 1, panics at
+// once.
 func MapWithin[In, Out any](ctx context.Context, budget time.Duration, inputs []In, limit int, fn func(context.Context, In) (Out, error), opts ...Option) (out []Out, left []int, err error) {
 	if ctx == nil {
 		nilArg("MapWithin", "ctx")
