@@ -81,19 +81,26 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 // cancels nothing and every child runs; Wait returns the first failure as
 // its function returned it.
 type Group struct {
-	c    call    // the context, fail-fast and the outcome rules, as for RunN
-	body outcome // the body's; written by Scope's goroutine
-
-	live       atomic.Int64                  // the body, while it runs, plus the children not yet returned
+	// Read by every child and every spawn, written seldom (at the start,
+	// on a failure or a stop): apart from the counters below, which every
+	// spawn and every child's end write, so that reading them does not
+	// wait for those lines to come back from another core.
+	c          call                          // the context, fail-fast and the outcome rules, as for RunN
+	body       outcome                       // the body's; written by Scope's goroutine
+	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
+	parentDone <-chan struct{}               // the caller's ctx's Done, for open
+	made       atomic.Bool                   // init has run (see ready)
 	notStarted atomic.Int64                  // children refused by a stop
 	skipped    atomic.Int64                  // children refused after a failure
 	cause      atomic.Pointer[PositionError] // the failure of the first child that failed: fail-fast is under way (flagFailing)
-	count      atomic.Int64                  // children spawned so far: the next one's index
-	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
-	over       sync.WaitGroup                // 1 until live drops to 0: no channel to allocate
-	parentDone <-chan struct{}               // the caller's ctx's Done, for open
-	made       atomic.Bool                   // init has run (see ready)
 	groupWait                                // NewGroup's: the state of Wait
+
+	_     cacheLinePad
+	live  atomic.Int64   // the body, while it runs, plus the children not yet returned: every spawn and every child's end
+	over  sync.WaitGroup // 1 until live drops to 0: no channel to allocate
+	_     cacheLinePad
+	count atomic.Int64 // children spawned so far: the next one's index; written by the spawners alone
+	_     cacheLinePad
 
 	mu         sync.Mutex       // guards the fields below
 	running    int64            // children holding a slot, in a limited group
@@ -107,6 +114,11 @@ type Group struct {
 	slotFree   *sync.Cond       // BlockAtLimit: signaled when a slot frees, or the group refuses children
 	blocked    int              // BlockAtLimit: spawners waiting on slotFree
 }
+
+// A cacheLinePad keeps the fields around it on cache lines of their own
+// (64 bytes on the machines Go runs on most), so that a core writing one
+// does not take from the others the line of those they read.
+type cacheLinePad struct{ _ [64]byte }
 
 // Spawn starts fn as a child of g and returns its task, which the body or
 // other children may wait for. A child may spawn more children into the
