@@ -23,7 +23,7 @@ type budgetCtx struct {
 	parent context.Context
 	start  time.Time
 	budget time.Duration
-	call   *call         // told of the end: flagOver
+	call   *call         // told to ask Err: flagBudget
 	timer  *time.Timer   // nil for a budget over at once
 	state  atomic.Uint32 // budgetRunning until the budget or the parent ends, then which came first
 	ready  atomic.Bool   // real and cancel are set: they answer for b
