@@ -28,7 +28,7 @@ func TestBudgetCtx(t *testing.T) {
 			return []func(){func() { time.Sleep(time.Minute) }}
 		}},
 		{"the budget ends", time.Minute, withCancel, func(context.CancelCauseFunc) []func() {
-			return []func(){func() { time.Sleep(time.Minute - 1) }, func() { time.Sleep(1) }, func() { time.Sleep(time.Hour) }}
+			return []func(){func() { time.Sleep(time.Minute - 1) }, func() { time.Sleep(time.Nanosecond) }, func() { time.Sleep(time.Hour) }}
 		}},
 		{"the parent ends first", time.Minute, withCancel, func(cancel context.CancelCauseFunc) []func() {
 			return []func(){func() { time.Sleep(time.Second) }, func() { cancel(errParent) }, func() { time.Sleep(time.Hour) }}
