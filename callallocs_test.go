@@ -96,7 +96,8 @@ func TestCallAllocs(t *testing.T) {
 		// Quorum's but the count of winners, with the successes' values
 		// and positions and what Until has seen of the returns.
 		{"Until 2 of 3", 43, func() { Until(ctx, two, immediate[int], immediate[int], immediate[int]) }},
-		// Map's, and the budget's context with its timer.
+		// Map's: the budget is in Map's allocation, and needs no timer (at one P,
+		// every input is taken in the workers' first turn).
 		{"MapWithin of 16, no limit", 18, func() { MapWithin(ctx, time.Hour, ins, NoLimit, double) }},
 		{"MapWithin of 16, limit 8", 10, func() { MapWithin(ctx, time.Hour, ins, 8, double) }},
 	} {
