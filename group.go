@@ -45,7 +45,7 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 	}
 	g := new(Group)
 	g.init(ctx, options(opts), kindGroup)
-	return g, g.c.ctx()
+	return g, g.ctx
 }
 
 // init prepares g for a call of kind (kindScope or kindGroup): the body of
@@ -54,9 +54,11 @@ func (g *Group) init(ctx context.Context, o Option, kind callKind) {
 	g.over.Add(1)
 	g.live.Store(1)
 	g.c.initKind(ctx, o, nil, kind, nil)
+	g.ctx = g.c.ctx()
 	g.parentDone = g.c.parent.Done()
 	g.c.countBacklog(g)
 	g.c.watchOuter()
+	g.quiet.Store(g.parentDone == nil && g.c.outer == nil)
 	g.made.Store(true)
 }
 
@@ -102,7 +104,12 @@ func (g *Group) Wait() error {
 	}
 	g.waitOnce.Do(func() {
 		g.leave() // the count Wait held since NewGroup
-		f, err := g.join()
+		g.settle()
+		if g.succeeded() {
+			g.c.callEnd(nil)
+			return
+		}
+		f, err := g.collect()
 		g.c.callEnd(err)
 		if err != nil || f.panic != nil || f.exited {
 			g.final = &waited{f: f, err: err}
@@ -117,6 +124,12 @@ func (g *Group) Wait() error {
 	}
 	w.f.raise()
 	return g.c.firstError(&w.f, w.err)
+}
+
+// succeeded reports whether every child of a settled group succeeded, and
+// none was refused: there is nothing to collect.
+func (g *Group) succeeded() bool {
+	return len(g.ended) == 0 && len(g.endedFuncs) == 0 && g.notStarted.Load() == 0 && g.skipped.Load() == 0
 }
 
 // A waited is the outcome of a Group's Wait, for every call of it, unless

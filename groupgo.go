@@ -23,7 +23,9 @@ func (g *Group) Go(fn func(context.Context) error) {
 	}
 	g.ready()
 	i := g.enter("Group.Go")
-	if g.open() || g.admit(false, func() child { return newFuncChild(g, i, fn) }) {
+	if g.openQuiet() || g.open() {
+		go g.goOpen(fn, i)
+	} else if g.admit(false, func() child { return newFuncChild(g, i, fn) }) {
 		go g.goFunc(fn, i)
 	}
 }
@@ -53,6 +55,40 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 		go g.goFunc(fn, i)
 	}
 	return true
+}
+
+// goOpen runs child i of Group.Go started with no slot, in an open group
+// (see Group.open): callGo for the commonest child, the path of every
+// child of an errgroup-shaped loop, where each instruction counts (see
+// docs/performance.md). A child's failure, panic or Goexit goes to
+// childEnded as in callGo; with probes installed, callGo runs it.
+func (g *Group) goOpen(fn func(context.Context) error, i int) {
+	if probe.Load() != nil {
+		g.callGo(fn, i, false)
+		return
+	}
+	returned := false
+	defer g.goEnd(i, &returned)
+	if err := fn(g.ctx); err != nil {
+		g.goFailed(i, err)
+	}
+	returned = true
+}
+
+// goEnd, deferred by goOpen, records a panic or Goexit of child i if it did
+// not return, and counts it out.
+func (g *Group) goEnd(i int, returned *bool) {
+	if !*returned {
+		o := outcome{state: exited, err: ErrGoexit}
+		settleExit(new(struct{}), &o, recover())
+		g.childEnded(i, &o, false, nil, nil)
+	}
+	g.leave()
+}
+
+// goFailed applies the rules to child i of goOpen, which returned err.
+func (g *Group) goFailed(i int, err error) {
+	g.childEnded(i, &outcome{state: failed, err: err}, false, nil, nil)
 }
 
 // goFunc runs child i of Group.Go, which holds a slot if the group is
@@ -92,10 +128,10 @@ func (g *Group) callGo(fn func(context.Context) error, i int, slot bool) (return
 		}
 	}()
 	if p := probe.Load(); p != nil {
-		invokeErrProbed(p, g.c.ctx(), site{&g.c, i}, fn, &o)
+		invokeErrProbed(p, g.ctx, site{&g.c, i}, fn, &o)
 		return
 	}
-	o.err = fn(g.c.ctx())
+	o.err = fn(g.ctx)
 	o.state = endState(o.err)
 	return
 }

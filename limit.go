@@ -46,6 +46,7 @@ func (g *Group) SetLimit(n int) {
 		return
 	}
 	g.limit.Store(int64(n))
+	g.quiet.Store(false)
 	g.c.limited(n, -1)
 }
 
@@ -130,6 +131,13 @@ func (g *Group) open() bool {
 	return g.limit.Load() == 0 &&
 		g.c.flags.Load()&(flagHalted|flagFailed|flagFailing) == 0 &&
 		!closedChan(g.c.outer) && !isDone(g.c.parent, g.parentDone)
+}
+
+// openQuiet is open for a group with no limit, under a ctx that is never
+// done and outside a call with Grace (quiet): it has no channel to look
+// at. It is inlined and tests two words; when it says no, ask open.
+func (g *Group) openQuiet() bool {
+	return g.quiet.Load() && g.c.flags.Load()&(flagHalted|flagFailed|flagFailing) == 0
 }
 
 // A refusal says why a child may not start.

@@ -89,6 +89,8 @@ type Group struct {
 	body       outcome                       // the body's; written by Scope's goroutine
 	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
 	parentDone <-chan struct{}               // the caller's ctx's Done, for open
+	ctx        context.Context               // the children's context: c.ctx(), set by init
+	quiet      atomic.Bool                   // no limit, no parentDone and no outer call: open looks no further than the flags
 	made       atomic.Bool                   // init has run (see ready)
 	notStarted atomic.Int64                  // children refused by a stop
 	skipped    atomic.Int64                  // children refused after a failure
@@ -140,7 +142,7 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	g.ready()
 	c := newChild(g, fn)
 	c.index = g.enter("Spawn")
-	if g.open() || g.admit(false, func() child { return c }) {
+	if g.openQuiet() || g.open() || g.admit(false, func() child { return c }) {
 		go g.run(c)
 	}
 	return &c.Task
@@ -269,10 +271,10 @@ func (c *childTask[T]) start(g *Group, slot bool) (returned bool) {
 		}
 	}()
 	if p := probe.Load(); p != nil {
-		invokeProbed(p, g.c.ctx(), site{&g.c, c.index}, c.fn, &v, &o)
+		invokeProbed(p, g.ctx, site{&g.c, c.index}, c.fn, &v, &o)
 		return
 	}
-	v, o.err = c.fn(g.c.ctx())
+	v, o.err = c.fn(g.ctx)
 	o.state = endState(o.err)
 	return
 }
