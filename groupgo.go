@@ -68,27 +68,24 @@ func (g *Group) goOpen(fn func(context.Context) error, i int) {
 		return
 	}
 	returned := false
-	defer g.goEnd(i, &returned)
+	defer func() {
+		if !returned {
+			g.goExited(i, recover())
+		}
+		g.leave()
+	}()
 	if err := fn(g.ctx); err != nil {
-		g.goFailed(i, err)
+		g.childEnded(i, &outcome{state: failed, err: err}, false, nil, nil)
 	}
 	returned = true
 }
 
-// goEnd, deferred by goOpen, records a panic or Goexit of child i if it did
-// not return, and counts it out.
-func (g *Group) goEnd(i int, returned *bool) {
-	if !*returned {
-		o := outcome{state: exited, err: ErrGoexit}
-		settleExit(new(struct{}), &o, recover())
-		g.childEnded(i, &o, false, nil, nil)
-	}
-	g.leave()
-}
-
-// goFailed applies the rules to child i of goOpen, which returned err.
-func (g *Group) goFailed(i int, err error) {
-	g.childEnded(i, &outcome{state: failed, err: err}, false, nil, nil)
+// goExited applies the rules to child i of goOpen, which did not return:
+// it panicked with the value pv recovered, or called runtime.Goexit.
+func (g *Group) goExited(i int, pv any) {
+	o := outcome{state: exited, err: ErrGoexit}
+	settleExit(new(struct{}), &o, pv)
+	g.childEnded(i, &o, false, nil, nil)
 }
 
 // goFunc runs child i of Group.Go, which holds a slot if the group is
