@@ -187,7 +187,7 @@ func TestRefusedBeforeCancellation(t *testing.T) {
 		if hold {
 			<-b.Done()                          // the body's AllSeq refused b (Done does not start it)
 			waitingIn(t, "task.(*call).fail(")  // a, before the cancellation
-			waitingIn(t, "task.(*Group).join(") // the body has returned
+			waitingIn(t, "task.(*Group).settle(") // the body has returned
 			close(parent.release)
 		}
 		err := <-done

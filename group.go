@@ -127,7 +127,8 @@ func (g *Group) Wait() error {
 }
 
 // succeeded reports whether every child of a settled group succeeded, and
-// none was refused: there is nothing to collect.
+// none was refused: with the body's success for a Scope, there is nothing
+// to collect.
 func (g *Group) succeeded() bool {
 	return len(g.ended) == 0 && len(g.endedFuncs) == 0 && g.notStarted.Load() == 0 && g.skipped.Load() == 0
 }

@@ -60,7 +60,12 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 	invoke(g.c.ctx(), site{&g.c, -1}, func(ctx context.Context) (R, error) { return body(ctx, g) }, &r, &g.body)
 	returned = true
 	g.bodyEnd()
-	f, err := g.join()
+	g.settle()
+	if g.body.state == succeeded && g.succeeded() {
+		g.c.callEnd(nil)
+		return r, nil // the success path: nothing to collect
+	}
+	f, err := g.collect()
 	err = g.c.conclude(&f, err)
 	if err != nil && !g.c.settled() {
 		var zero R
