@@ -185,8 +185,8 @@ func TestRefusedBeforeCancellation(t *testing.T) {
 		b := <-queued
 		close(gate) // a fails
 		if hold {
-			<-b.Done()                          // the body's AllSeq refused b (Done does not start it)
-			waitingIn(t, "task.(*call).fail(")  // a, before the cancellation
+			<-b.Done()                            // the body's AllSeq refused b (Done does not start it)
+			waitingIn(t, "task.(*call).fail(")    // a, before the cancellation
 			waitingIn(t, "task.(*Group).settle(") // the body has returned
 			close(parent.release)
 		}
