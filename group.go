@@ -48,11 +48,11 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 	return g, g.ctx
 }
 
-// init prepares g for a call of kind (kindScope or kindGroup): the body of
-// a Scope, or the Wait of a Group not yet called, counts as one of live.
+// init prepares g for a call of kind (kindScope or kindGroup): the group
+// is held until the body of a Scope returns, or the Wait of a Group is
+// called (see release).
 func (g *Group) init(ctx context.Context, o Option, kind callKind) {
-	g.over.Add(1)
-	g.live.Store(1)
+	g.done.Add(1)
 	g.c.initKind(ctx, o, nil, kind, nil)
 	g.ctx = g.c.ctx()
 	g.parentDone = g.c.parent.Done()
@@ -103,7 +103,6 @@ func (g *Group) Wait() error {
 		panic("task: Group.Wait: g is a Scope's: Scope waits for its children")
 	}
 	g.waitOnce.Do(func() {
-		g.leave() // the count Wait held since NewGroup
 		g.settle()
 		if g.succeeded() {
 			g.c.callEnd(nil)

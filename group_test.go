@@ -196,6 +196,45 @@ func TestNewGroupGoDuringWait(t *testing.T) {
 	}
 }
 
+// TestNewGroupEndRace races the end of a group (its last child returns as
+// Wait lets go) with a spawn from another goroutine: the spawn is either
+// taken, and Wait returns after its child, or refused with the panic of an
+// ended group; never taken and left unwaited. Run it with -race too.
+func TestNewGroupEndRace(t *testing.T) {
+	taken, refused := 0, 0
+	for range 2000 {
+		g, _ := NewGroup(context.Background())
+		var ran atomic.Int32
+		start := make(chan struct{})
+		g.Go(func(context.Context) error { <-start; return nil })
+		outside := make(chan string)
+		go func() {
+			<-start
+			outside <- catch(func() { g.Go(func(context.Context) error { ran.Add(1); return nil }) })
+		}()
+		close(start)
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		atWait := ran.Load()
+		switch msg := <-outside; {
+		case msg == "":
+			taken++
+			if atWait != 1 {
+				t.Fatalf("a spawn was taken, and Wait returned before its child ran")
+			}
+		case strings.Contains(msg, "g has ended"):
+			refused++
+			if ran.Load() != 0 {
+				t.Fatalf("a refused spawn ran")
+			}
+		default:
+			t.Fatalf("the spawn panicked with %q", msg)
+		}
+	}
+	t.Logf("%d spawns taken, %d refused", taken, refused)
+}
+
 func TestZeroGroup(t *testing.T) {
 	boom := errors.New("boom")
 	var g Group

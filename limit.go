@@ -39,7 +39,7 @@ func (g *Group) SetLimit(n int) {
 		panic("task: SetLimit: n is " + strconv.Itoa(n) + "; want at least 1")
 	}
 	g.ready()
-	if g.count.Load() != 0 {
+	if g.spawned.Load()&^overBit != 0 {
 		panic("task: SetLimit: called after a child was started (Go or Spawn)")
 	}
 	if n == NoLimit {

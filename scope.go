@@ -102,12 +102,15 @@ type Group struct {
 	cause      atomic.Pointer[PositionError] // the failure of the first child that failed: fail-fast is under way (flagFailing)
 	groupWait                                // NewGroup's: the state of Wait
 
-	_     cacheLinePad
-	live  atomic.Int64   // the body, while it runs, plus the children not yet returned: every spawn and every child's end
-	over  sync.WaitGroup // 1 until live drops to 0: no channel to allocate
-	_     cacheLinePad
-	count atomic.Int64 // children spawned so far: the next one's index; written by the spawners alone
-	_     cacheLinePad
+	// The count of children: spawned, on the spawners' line, and
+	// returned, on the children's, so that a spawn and a child's end do
+	// not take a line from each other (see enter and leave).
+	_        cacheLinePad
+	returned atomic.Int64   // children returned or refused, plus releasedBit once the body (or Wait) let go: every child's end
+	done     sync.WaitGroup // 1 until the group is over: no channel to allocate
+	_        cacheLinePad
+	spawned  atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over: every spawn
+	_        cacheLinePad
 
 	mu         sync.Mutex       // guards the fields below
 	running    int64            // children holding a slot, in a limited group
@@ -196,22 +199,69 @@ func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T
 	return c
 }
 
-// enter counts a new child in, unless the scope has ended, and returns
-// its index.
+// The group's two counts, spawned and returned: a group is over once the
+// body (or Wait) has let go (released) and every child spawned has
+// returned. Each spawn adds one to spawned, each child's end (or refusal)
+// one to returned: one atomic operation each, as a WaitGroup's, but on two
+// lines, so that the spawner and children running on other cores do not
+// pass one line back and forth for every child.
+//
+// Who sees the group end: the body's or Wait's release sets releasedBit
+// in returned, and every child's end after it gets the bit back from its
+// own addition. Both are operations on returned, so the last of them (the
+// release, or the end of the last child) sees every end before it, and
+// calls over with the count of ends it saw. over ends the group if spawned
+// holds exactly that count: then no child is running, so none can spawn,
+// and overBit, set by a compare-and-swap with that count, refuses any
+// later spawn (enter panics). A spawn that came in between makes the swap
+// fail, and its child's end is the one that ends the group.
+const (
+	releasedBit = 1 << 62 // in returned: the body (or Wait) has let go
+	overBit     = 1 << 62 // in spawned: the group is over
+)
+
+// enter counts a new child in, unless the group is over, and returns its
+// index.
 func (g *Group) enter(name string) int {
-	if g.live.Add(1) == 1 {
-		// The body (or Wait) and every child had returned: the group is
-		// over, and over is done. Undo without marking it again.
-		g.live.Add(-1)
+	n := g.spawned.Add(1)
+	if n&overBit != 0 {
+		g.spawned.Add(-1) // as if never asked: the count stays the children's
 		g.endedPanic(name)
 	}
-	return int(g.count.Add(1) - 1)
+	return int(n - 1)
 }
 
-// checkLive panics, as enter does, if the group has ended: a Try form that
+// leave counts a child out: it returned, or was refused.
+func (g *Group) leave() {
+	if n := g.returned.Add(1); n > releasedBit { // the bit is set: the count is below it
+		g.over(n - releasedBit)
+	}
+}
+
+// release lets the group end once every child has returned: the body has
+// returned, or Wait was called.
+func (g *Group) release() {
+	g.over(g.returned.Or(releasedBit))
+}
+
+// over ends the group if the children spawned are the returned ones
+// counted, and nothing ended it before. Out of line, so that leave is
+// inlined in every child's end.
+//
+//go:noinline
+func (g *Group) over(returned int64) {
+	if g.spawned.Load() == returned && g.spawned.CompareAndSwap(returned, returned|overBit) {
+		g.done.Done()
+	}
+}
+
+// isOver reports whether the group is over.
+func (g *Group) isOver() bool { return g.spawned.Load()&overBit != 0 }
+
+// checkLive panics, as enter does, if the group is over: a Try form that
 // starts nothing still says that g is no longer usable.
 func (g *Group) checkLive(name string) {
-	if g.live.Load() == 0 {
+	if g.isOver() {
 		g.endedPanic(name)
 	}
 }
@@ -379,17 +429,9 @@ func (g *Group) addEndedFunc(i int, o outcome) {
 	g.mu.Unlock()
 }
 
-// leave counts the body or a child out.
-func (g *Group) leave() {
-	if g.live.Add(-1) == 0 {
-		g.over.Done()
-	}
-}
-
-// bodyEnd records the end of the body.
+// bodyEnd records the end of the body; settle then lets go of the group.
 func (g *Group) bodyEnd() {
 	g.c.ended(-1, &g.body)
-	g.leave()
 }
 
 // join waits for every child, cancels the group's context and collects the
@@ -400,15 +442,18 @@ func (g *Group) join() (report, error) {
 	return g.collect()
 }
 
-// settle waits for the body (or Wait) and every child, and cancels the
-// group's context, as call.settle does for a call's functions.
+// settle lets go of the group, once the body has returned or Wait was
+// called, waits for every child, and cancels the group's context, as
+// call.settle does for a call's functions.
 func (g *Group) settle() {
-	if g.live.Load() != 0 {
+	if g.spawned.Load() != g.returned.Load() {
 		// Children just spawned are usually in this P's run queue: let
-		// them run here before blocking, as RunN does.
+		// them run here before blocking, as RunN does (and before the
+		// release, so that their ends need not look at spawned).
 		runtime.Gosched()
 	}
-	g.over.Wait()
+	g.release()
+	g.done.Wait()
 	if !g.c.keepGoing() {
 		g.c.fail(context.Canceled)
 	}
