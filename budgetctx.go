@@ -40,11 +40,14 @@ const (
 	budgetParent         // the parent ended first: Err and the cause are the parent's
 )
 
-// init makes b the context of a budget over ctx for the call c. The
-// caller arms it (see arm) and releases it once the call has returned.
-func (b *budgetCtx) init(ctx context.Context, budget time.Duration, c *call) {
+// init makes b the context of a budget over ctx for the call c, which
+// starts workers workers. It arms the timer at once (see arm) for a budget
+// under armAtOnce or more than maxLazyWorkers workers; otherwise the call
+// arms it, if it needs to, once its workers have had a first turn. The
+// caller releases it once the call has returned.
+func (b *budgetCtx) init(ctx context.Context, budget time.Duration, c *call, workers int) {
 	b.parent, b.start, b.budget, b.call = ctx, time.Now(), budget, c
-	if budget < armAtOnce {
+	if budget < armAtOnce || workers > maxLazyWorkers {
 		b.arm()
 	}
 }

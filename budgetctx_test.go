@@ -60,7 +60,7 @@ func TestBudgetCtx(t *testing.T) {
 						defer stop()
 						var c call
 						b := new(budgetCtx)
-						b.init(parent, sc.budget, &c)
+						b.init(parent, sc.budget, &c, 1)
 						if armed && b.timer == nil {
 							b.arm()
 						}
@@ -123,7 +123,7 @@ func TestBudgetCtxErrOnce(t *testing.T) {
 		parent, cancel := context.WithCancel(t.Context())
 		var c call
 		b := new(budgetCtx)
-		b.init(parent, time.Minute, &c)
+		b.init(parent, time.Minute, &c, 1)
 		defer b.release()
 		time.Sleep(time.Minute) // no timer: Err reads the clock
 		if err := b.Err(); err != context.DeadlineExceeded {

@@ -62,10 +62,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 			budget budgetCtx
 		}{mapping: mapping[In, Out]{in: inputs, fn: fn, out: out}}
 		s, b = &w.mapping, &w.budget
-		b.init(ctx, budget, &s.call)
-		if workers > maxLazyWorkers && b.timer == nil {
-			b.arm()
-		}
+		b.init(ctx, budget, &s.call, workers)
 		ctx = b
 	}
 	s.initKind(ctx, o, nil, kind, s)
