@@ -446,12 +446,13 @@ func (g *Group) join() (report, error) {
 // called, waits for every child, and cancels the group's context, as
 // call.settle does for a call's functions.
 func (g *Group) settle() {
-	g.release()
-	if !g.isOver() {
+	if g.spawned.Load() != g.returned.Load() {
 		// Children just spawned are usually in this P's run queue: let
-		// them run here before blocking, as RunN does.
+		// them run here before blocking, as RunN does (and before the
+		// release, so that their ends need not look at spawned).
 		runtime.Gosched()
 	}
+	g.release()
 	g.done.Wait()
 	if !g.c.keepGoing() {
 		g.c.fail(context.Canceled)
