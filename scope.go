@@ -448,8 +448,12 @@ func (g *Group) join() (report, error) {
 func (g *Group) settle() {
 	if g.spawned.Load() != g.returned.Load() {
 		// Children just spawned are usually in this P's run queue: let
-		// them run here before blocking, as RunN does (and before the
-		// release, so that their ends need not look at spawned).
+		// them run here before blocking, as RunN does, and before the
+		// release, so that their ends need not look at spawned (which
+		// costs children that return at once 3% at 16 of them). To
+		// another goroutine the yield is part of the call of Wait, which
+		// no goroutine can tell the start of without a race: a spawn
+		// until the release is waited for, as one before the call.
 		runtime.Gosched()
 	}
 	g.release()
