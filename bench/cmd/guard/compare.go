@@ -30,14 +30,15 @@ type stats struct {
 
 // A row is the comparison of one benchmark.
 type row struct {
-	name       string  // the sub-benchmark: op=Map/n=1000/limit=8
-	base, head stats   // the medians of each side
-	ratio      float64 // head.ns / base.ns
-	p          float64 // the Mann-Whitney U test's p-value of the two sides' times
-	slower     bool    // ratio > threshold and p < alpha
-	moreAllocs bool    // head.allocs > base.allocs, and if allocsVary, p < alpha for the counts too
-	allocsVary bool    // a side's allocs/op was not the same in every round
-	warnings   []error // the test's: too few rounds to reach alpha
+	name        string  // the sub-benchmark: op=Map/n=1000/limit=8
+	base, head  stats   // the medians of each side
+	ratio       float64 // head.ns / base.ns
+	p           float64 // the Mann-Whitney U test's p-value of the two sides' times
+	slower      bool    // ratio > threshold and p < alpha (and again in the confirmation, if there was one)
+	unconfirmed bool    // slower in the first run, not in the confirmation
+	moreAllocs  bool    // head.allocs > base.allocs, and if allocsVary, p < alpha for the counts too
+	allocsVary  bool    // a side's allocs/op was not the same in every round
+	warnings    []error // the test's: too few rounds to reach alpha
 }
 
 // fired reports whether the row fails the guard.
@@ -56,6 +57,8 @@ func (r row) verdict() string {
 		return "slower"
 	case r.moreAllocs:
 		return "more allocs"
+	case r.unconfirmed:
+		return "ok (not confirmed)"
 	}
 	return "ok"
 }

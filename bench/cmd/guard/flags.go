@@ -15,6 +15,7 @@ type config struct {
 	head      string  // -head; "" is the working tree
 	self      bool    // -self: the baseline on both sides
 	rounds    int     // -rounds
+	confirm   int     // -confirm: the rounds of a second run when a benchmark was found slower; 0: none
 	benchtime string  // -benchtime, as the test binaries take it
 	threshold float64 // -threshold: the ratio of times above which a benchmark is slower
 	alpha     float64 // -alpha: the p-value below which a ratio counts
@@ -26,8 +27,8 @@ type config struct {
 // takes 9 s at 100ms (each binary 4 to 5 s: 27 benchmarks, each 100 ms
 // and the runs that size b.N), so 10 rounds take about 90 s; with the two
 // builds (5 s with a warm build cache, 40 s cold) and the build of the
-// command, the run stays within 2.5 minutes, half of the 5 its step may
-// take, on a machine as loaded as that one.
+// command, the run stays within 2.5 minutes on a machine as loaded as
+// that one, and within 4.5 when a second run confirms a slowdown.
 const defaultBenchtime = "100ms"
 
 // parseFlags reads the command line, and checks it before anything is
@@ -45,6 +46,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.head, "head", "", "a `commit` to measure instead of the working tree (to check the guard on a known change)")
 	fs.BoolVar(&cfg.self, "self", false, "build the baseline for both sides, to measure the false alarms")
 	fs.IntVar(&cfg.rounds, "rounds", 10, "interleaved `rounds`: each runs both binaries once")
+	fs.IntVar(&cfg.confirm, "confirm", 10, "`rounds` of a second run when a benchmark is found slower: slower only if found slower again (0: no second run)")
 	fs.StringVar(&cfg.benchtime, "benchtime", defaultBenchtime, "time per benchmark per round (`d` or Nx, as go test's -benchtime)")
 	fs.Float64Var(&cfg.threshold, "threshold", 1.3, "the `ratio` head/base of median times above which a benchmark is slower")
 	fs.Float64Var(&cfg.alpha, "alpha", 0.01, "the `p-value` below which a ratio is taken as real (Mann-Whitney U)")
@@ -62,6 +64,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("-cpu %d: need at least 1", cfg.cpu)
 	case cfg.rounds < 1:
 		return config{}, fmt.Errorf("-rounds %d: need at least 1", cfg.rounds)
+	case cfg.confirm < 0:
+		return config{}, fmt.Errorf("-confirm %d: need 0 (no second run) or more", cfg.confirm)
 	case !(cfg.threshold > 0):
 		return config{}, fmt.Errorf("-threshold %v: need a ratio above 0", cfg.threshold)
 	case !(cfg.alpha > 0 && cfg.alpha <= 1):

@@ -12,18 +12,18 @@ func TestParseFlagsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config{rounds: 10, benchtime: defaultBenchtime, threshold: 1.3, alpha: 0.01, cpu: 1}
+	want := config{rounds: 10, confirm: 10, benchtime: defaultBenchtime, threshold: 1.3, alpha: 0.01, cpu: 1}
 	if cfg != want {
 		t.Errorf("parseFlags() = %+v; want %+v", cfg, want)
 	}
 }
 
 func TestParseFlags(t *testing.T) {
-	cfg, err := parseFlags(strings.Fields("-base a1ba8fa -rounds 2 -benchtime 20ms -threshold 1.4 -alpha 0.01 -cpu 2 -o /tmp/x"), io.Discard)
+	cfg, err := parseFlags(strings.Fields("-base a1ba8fa -rounds 2 -confirm 0 -benchtime 20ms -threshold 1.4 -alpha 0.01 -cpu 2 -o /tmp/x"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config{base: "a1ba8fa", rounds: 2, benchtime: "20ms", threshold: 1.4, alpha: 0.01, cpu: 2, out: "/tmp/x"}
+	want := config{base: "a1ba8fa", rounds: 2, confirm: 0, benchtime: "20ms", threshold: 1.4, alpha: 0.01, cpu: 2, out: "/tmp/x"}
 	if cfg != want {
 		t.Errorf("parseFlags(...) = %+v; want %+v", cfg, want)
 	}
@@ -32,6 +32,7 @@ func TestParseFlags(t *testing.T) {
 func TestParseFlagsErrors(t *testing.T) {
 	for _, args := range []string{
 		"-rounds 0",
+		"-confirm -1",
 		"-cpu 0",
 		"-cpu 1,2",
 		"-benchtime 0s",

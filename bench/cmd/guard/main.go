@@ -28,6 +28,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -107,7 +110,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (fired bo
 		}
 	}
 
-	raw, err := runRounds(ctx, cfg, [2]side{base, head}, stdout)
+	sides := [2]side{base, head}
+	raw, err := runRounds(ctx, cfg, sides, stdout)
 	if err != nil {
 		return false, err
 	}
@@ -116,5 +120,63 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (fired bo
 		return false, err
 	}
 	fmt.Fprintln(stdout)
+	if cfg.confirm > 0 && slices.ContainsFunc(rows, func(r row) bool { return r.slower }) {
+		renderTable(stdout, rows, cfg, "-rounds", cfg.rounds)
+		if err := confirm(ctx, cfg, sides, rows, stdout); err != nil {
+			return false, err
+		}
+		fmt.Fprintln(stdout)
+	}
 	return render(stdout, rows, cfg), nil
+}
+
+// confirm runs BenchmarkGuard again, in cfg.confirm more interleaved
+// rounds, and keeps the verdict slower only for the rows found slower in
+// both runs. CI's shared cores switch between speeds: one benchmark
+// measured 38 or 62 µs a round, on either side alike, and ten rounds can
+// put more of one side's in the slow mode by chance (p below 0.01 for a
+// change that did not touch the code measured). A slowdown of the code
+// shows in the second run too. (All of it runs again: go test cannot
+// select sub-benchmarks of different depths with one pattern.)
+func confirm(ctx context.Context, cfg config, sides [2]side, rows []row, stdout io.Writer) error {
+	var names []string
+	for _, r := range rows {
+		if r.slower {
+			names = append(names, r.name)
+		}
+	}
+	fmt.Fprintf(stdout, "guard: %d slower in this run (%s): a second run to confirm\n", len(names), strings.Join(names, ", "))
+	again := cfg
+	again.rounds = cfg.confirm
+	if cfg.out != "" {
+		again.out = filepath.Join(cfg.out, "confirm")
+	}
+	raw, err := runRounds(ctx, again, sides, stdout)
+	if err != nil {
+		return err
+	}
+	second, err := compareOutputs(raw[0], raw[1], cfg.threshold, cfg.alpha)
+	if err != nil {
+		return err
+	}
+	second = slices.DeleteFunc(second, func(r row) bool { return !slices.Contains(names, r.name) })
+	fmt.Fprintln(stdout)
+	renderTable(stdout, second, cfg, "-confirm", cfg.confirm)
+	keepConfirmed(rows, second)
+	return nil
+}
+
+// keepConfirmed keeps the verdict slower of rows only where the second
+// run's row of the same name is slower too; the others are unconfirmed.
+func keepConfirmed(rows, second []row) {
+	for i := range rows {
+		if !rows[i].slower {
+			continue
+		}
+		j := slices.IndexFunc(second, func(r row) bool { return r.name == rows[i].name })
+		if j < 0 || !second[j].slower {
+			rows[i].slower = false
+			rows[i].unconfirmed = true
+		}
+	}
 }

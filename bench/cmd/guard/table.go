@@ -16,12 +16,36 @@ import (
 // table of every benchmark, the notes of the statistics, the largest ratio
 // and a summary line. It reports whether a verdict fired.
 func render(w io.Writer, rows []row, cfg config) (fired bool) {
-	fmt.Fprintf(w, "%s: medians of %d rounds at -benchtime %s, GOMAXPROCS %d\n", benchName, cfg.rounds, cfg.benchtime, cfg.cpu)
+	renderTable(w, rows, cfg, "-rounds", cfg.rounds)
+	var slower, moreAllocs int
+	for _, r := range rows {
+		if r.slower {
+			slower++
+		}
+		if r.moreAllocs {
+			moreAllocs++
+		}
+	}
+	if slower+moreAllocs == 0 {
+		fmt.Fprintf(w, "guard: ok: none of %d benchmarks slower than %gx at p < %g, none allocates more\n",
+			len(rows), cfg.threshold, cfg.alpha)
+		return false
+	}
+	fmt.Fprintf(w, "guard: FAIL: of %d benchmarks, %d slower than %gx at p < %g, %d allocate more\n",
+		len(rows), slower, cfg.threshold, cfg.alpha, moreAllocs)
+	fmt.Fprintf(w, "guard: if that is meant, put the commit in %s once landed (docs/guard.md)\n", baselineFile)
+	return true
+}
+
+// renderTable writes what the verdicts mean, a table of rows measured in
+// rounds rounds (set by the flag named flag), the notes of the statistics
+// and the largest ratio.
+func renderTable(w io.Writer, rows []row, cfg config, flag string, rounds int) {
+	fmt.Fprintf(w, "%s: medians of %d rounds at -benchtime %s, GOMAXPROCS %d\n", benchName, rounds, cfg.benchtime, cfg.cpu)
 	fmt.Fprintf(w, "ratio: head/base of the times; p: Mann-Whitney U test of the times\n")
 	fmt.Fprintf(w, "slower: ratio > %g and p < %g; more allocs: head's median allocs/op above base's\n\n", cfg.threshold, cfg.alpha)
 
 	cells := [][]string{{"benchmark", "base", "head", "ratio", "p", "allocs/op", "verdict"}}
-	var slower, moreAllocs int
 	var varied bool
 	var largest *row
 	var notes []string
@@ -29,12 +53,6 @@ func render(w io.Writer, rows []row, cfg config) (fired bool) {
 		r := &rows[i]
 		cells = append(cells, []string{r.name, formatNs(r.base), formatNs(r.head), formatRatio(r.ratio),
 			formatP(r.p), formatAllocs(*r), r.verdict()})
-		if r.slower {
-			slower++
-		}
-		if r.moreAllocs {
-			moreAllocs++
-		}
 		varied = varied || r.allocsVary
 		if !math.IsNaN(r.ratio) && (largest == nil || r.ratio > largest.ratio) {
 			largest = r
@@ -52,20 +70,11 @@ func render(w io.Writer, rows []row, cfg config) (fired bool) {
 		fmt.Fprintf(w, "*: the count varied between rounds (with the scheduling): more allocs needs p < %g for the counts too\n", cfg.alpha)
 	}
 	for _, n := range notes {
-		fmt.Fprintf(w, "note: with -rounds %d no benchmark can be found slower: %s\n", cfg.rounds, n)
+		fmt.Fprintf(w, "note: with %s %d no benchmark can be found slower: %s\n", flag, rounds, n)
 	}
 	if largest != nil {
 		fmt.Fprintf(w, "largest ratio: %s (%s, p %s)\n", formatRatio(largest.ratio), largest.name, formatP(largest.p))
 	}
-	if slower+moreAllocs == 0 {
-		fmt.Fprintf(w, "guard: ok: none of %d benchmarks slower than %gx at p < %g, none allocates more\n",
-			len(rows), cfg.threshold, cfg.alpha)
-		return false
-	}
-	fmt.Fprintf(w, "guard: FAIL: of %d benchmarks, %d slower than %gx at p < %g, %d allocate more\n",
-		len(rows), slower, cfg.threshold, cfg.alpha, moreAllocs)
-	fmt.Fprintf(w, "guard: if that is meant, put the commit in %s once landed (docs/guard.md)\n", baselineFile)
-	return true
 }
 
 // writeTable writes cells in columns two spaces apart, the first row the
