@@ -2,7 +2,6 @@ package task
 
 import (
 	"context"
-	"iter"
 	"slices"
 	"strconv"
 )
@@ -28,7 +27,7 @@ func All[T any](ctx context.Context, tasks []*Task[T], opts ...Option) ([]T, err
 			nilArg("All", "tasks["+strconv.Itoa(i)+"]")
 		}
 	}
-	settled := options(opts)&Settled != 0
+	settled := options("All", famAwait, opts)&settled != 0
 	var seq sequence
 	for _, t := range slices.Backward(tasks) { // see sequence
 		if err := seq.wait(ctx, &t.core); err != nil {
@@ -59,47 +58,4 @@ func values[T any](tasks []*Task[T]) []T {
 		out[i] = t.settled()
 	}
 	return out
-}
-
-// AllSeq is [All] over a sequence of tasks, waited for as they come: the
-// values are in the order of the sequence, and positions count from 0 in
-// it. If ctx is done first AllSeq stops pulling from the sequence.
-func AllSeq[T any](ctx context.Context, tasks iter.Seq[*Task[T]], opts ...Option) ([]T, error) {
-	if ctx == nil {
-		nilArg("AllSeq", "ctx")
-	}
-	if tasks == nil {
-		nilArg("AllSeq", "tasks")
-	}
-	settled := options(opts)&Settled != 0
-	var (
-		seq sequence
-		f   = newReport("AllSeq", "tasks")
-		out []T
-		i   int
-	)
-	for t := range tasks {
-		if t == nil {
-			nilArg("AllSeq", "task "+strconv.Itoa(i)+" of the sequence")
-		}
-		if seq.wait(ctx, &t.core) != nil {
-			f.unfinished(i, t.pendingName())
-			break
-		}
-		if t.state.Load() != succeeded {
-			f.addTask(i, &t.core)
-		}
-		out = append(out, t.settled())
-		i++
-	}
-	// If ctx ended first, a panic already taken from a task is still
-	// raised: it must not be dropped, nor the other outcomes taken.
-	err := f.result(ctx)
-	if err != nil && !settled {
-		return nil, err
-	}
-	if out == nil {
-		out = []T{}
-	}
-	return out, err
 }

@@ -47,8 +47,8 @@ func MapWithin[In, Out any](ctx context.Context, budget time.Duration, inputs []
 	if fn == nil {
 		nilArg("MapWithin", "fn")
 	}
-	checkLimit("MapWithin", limit)
-	out, err = mapN(kindMapWithin, ctx, inputs, limit, fn, options(opts)|Settled, &left, budget)
+	limit = checkLimit("MapWithin", limit)
+	out, err = mapN(kindMapWithin, ctx, inputs, limit, fn, options("MapWithin", famForEach, opts)|settled, &left, budget)
 	return out, left, err
 }
 

@@ -57,10 +57,10 @@ func (c *call) isHalted() bool   { return c.flags.Load()&flagHalted != 0 }
 func (c *call) isFailing() bool  { return c.flags.Load()&flagFailing != 0 }
 
 // keepGoing and settled report the options KeepGoing and Settled.
-func (c *call) keepGoing() bool { return Option(c.opts)&KeepGoing != 0 }
-func (c *call) settled() bool   { return Option(c.opts)&Settled != 0 }
-func (c *call) blocks() bool    { return Option(c.opts)&BlockAtLimit != 0 }
-func (c *call) startsAll() bool { return Option(c.opts)&StartAll != 0 }
+func (c *call) keepGoing() bool { return optSet(c.opts)&keepGoing != 0 }
+func (c *call) settled() bool   { return optSet(c.opts)&settled != 0 }
+func (c *call) blocks() bool    { return optSet(c.opts)&blockAtLimit != 0 }
+func (c *call) startsAll() bool { return optSet(c.opts)&startAll != 0 }
 
 // A site is where a function runs, for the probes, which alone ask for its
 // names: g is nil for a task of Go, i is -1 for the body of a Scope.
@@ -86,11 +86,11 @@ func (c *call) begin() {
 	}
 }
 
-// limited tells the probes, if any, of the call's limit (NoLimit: none)
+// limited tells the probes, if any, of the call's limit (noLimit: none)
 // and of its number of inputs (-1: the call cannot tell).
 func (c *call) limited(limit, inputs int) {
 	if p, ok := probe.Load().(probe.Limiter); ok {
-		if limit == NoLimit {
+		if limit == noLimit {
 			limit = 0
 		}
 		p.Limit(c.parent, c.report().e.Call, limit, inputs)
@@ -116,22 +116,34 @@ type callKind uint8
 const (
 	kindRunN            callKind = iota // RunN
 	kindMap                             // Map
-	kindFirstOK                         // RunFirstOK: the first success cancels the others; failures do not
-	kindHedge                           // Hedge: a race whose functions start one after another
+	kindHedge                           // Hedge: the first success cancels the others; failures do not
 	kindScope                           // Scope: a body and the children it spawns
 	kindMapSeq                          // MapSeq: a stream of calls
 	kindMapSeqUnordered                 // MapSeqUnordered
 	kindForEach                         // ForEach: Map without results
-	kindForEachSeq                      // ForEachSeq: MapSeqUnordered without results
 	kindDo                              // Do: RunN of functions without results
 	kindGroup                           // NewGroup, or a zero Group: a Scope's group without a body
-	kindFirstOKRelease                  // RunFirstOKRelease: RunFirstOK's rules
-	kindHedgeRelease                    // HedgeRelease: Hedge's rules
-	kindQuorum                          // Quorum: RunFirstOK's rules with k winners
-	kindQuorumRelease                   // QuorumRelease
-	kindUntil                           // Until: RunFirstOK's rules, the caller's predicate decides
+	kindQuorum                          // Quorum: Hedge's rules with k winners
+	kindUntil                           // Until: Hedge's rules, the caller's predicate decides
 	kindMapWithin                       // MapWithin: Map under a budget
 )
+
+// kindNames name each kind of call and its arguments in errors: the one
+// home of the calls' names (RunN's are runNames).
+var kindNames = [...]struct{ call, arg string }{
+	kindRunN:            {"", "f"},
+	kindMap:             {"Map", "inputs"},
+	kindHedge:           {"Hedge", "fns"},
+	kindScope:           {"Scope", "children"},
+	kindMapSeq:          {"MapSeq", "inputs"},
+	kindMapSeqUnordered: {"MapSeqUnordered", "inputs"},
+	kindForEach:         {"ForEach", "inputs"},
+	kindDo:              {"Do", "fns"},
+	kindGroup:           {"Group", "children"},
+	kindQuorum:          {"Quorum", "fns"},
+	kindUntil:           {"Until", "fns"},
+	kindMapWithin:       {"MapWithin", "inputs"},
+}
 
 // runNames are the names of RunN, so that naming the call costs nothing.
 var runNames = func() (names [17]string) {
@@ -150,47 +162,17 @@ func (c *call) report() report {
 
 // emptyReport names the call and its arguments in a report.
 func (c *call) emptyReport() report {
-	switch c.kind {
-	case kindMap:
-		return newReport("Map", "inputs")
-	case kindFirstOK:
-		return newReport("RunFirstOK", "fns")
-	case kindHedge:
-		return newReport("Hedge", "fns")
-	case kindFirstOKRelease:
-		return newReport("RunFirstOKRelease", "fns")
-	case kindHedgeRelease:
-		return newReport("HedgeRelease", "fns")
-	case kindQuorum:
-		return newReport("Quorum", "fns")
-	case kindQuorumRelease:
-		return newReport("QuorumRelease", "fns")
-	case kindUntil:
-		return newReport("Until", "fns")
-	case kindMapWithin:
-		return newReport("MapWithin", "inputs")
-	case kindScope:
-		return newReport("Scope", "children")
-	case kindGroup:
-		return newReport("Group", "children")
-	case kindMapSeq:
-		return newReport("MapSeq", "inputs")
-	case kindForEach:
-		return newReport("ForEach", "inputs")
-	case kindForEachSeq:
-		return newReport("ForEachSeq", "inputs")
-	case kindDo:
-		return newReport("Do", "fns")
-	case kindMapSeqUnordered:
-		return newReport("MapSeqUnordered", "inputs")
+	if c.kind == kindRunN {
+		return newReport(runNames[len(c.outs)], "f")
 	}
-	return newReport(runNames[len(c.outs)], "f")
+	n := kindNames[c.kind]
+	return newReport(n.call, n.arg)
 }
 
 // initKind prepares c for a call of kind whose outcomes go to outs, tells
 // the probes it begins, and, with Grace, prepares its grace period. The
 // caller adds to c.wg one count per goroutine that calls finish.
-func (c *call) initKind(parent context.Context, o Option, outs []outcome, kind callKind, st starter) {
+func (c *call) initKind(parent context.Context, o optSet, outs []outcome, kind callKind, st starter) {
 	c.parent = parent
 	c.opts = uint8(o & (1<<graceShift - 1))
 	c.outs = outs
@@ -218,7 +200,7 @@ func (c *call) ctx() context.Context {
 // breaks). Such a call gives its functions the caller's ctx itself, and
 // does not stop taking work for the caller's ctx alone.
 func (c *call) runsEverything() bool {
-	return c.keepGoing() && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered && c.kind != kindForEachSeq
+	return c.keepGoing() && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered
 }
 
 // A starter runs the functions of a call by position: goroutine(i) runs

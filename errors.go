@@ -14,13 +14,9 @@ import (
 // calling runtime.Goexit.
 var ErrGoexit = errors.New("task: function called runtime.Goexit")
 
-// ErrNoTasks is returned by [WhenAny], [FirstOK] and [RunFirstOK] for empty
-// input: with nothing to wait for, no task can come first.
-var ErrNoTasks = errors.New("task: no tasks to wait for")
-
-// ErrLost is the cause of the cancellation that [RunFirstOK] and [Hedge]
-// send to the functions still running once one has succeeded, [Quorum]
-// once k have, and [Until] once its predicate said enough.
+// ErrLost is the cause of the cancellation that [Hedge] sends to the
+// functions still running once one has succeeded, [Quorum] once k have,
+// and [Until] once its predicate said enough.
 var ErrLost = errors.New("task: another function succeeded first")
 
 // ErrStopped says that a call stopped taking new work (see [Grace] and
@@ -69,31 +65,26 @@ type CallError struct {
 
 	// Canceled lists, in argument order, the functions that returned a
 	// cancellation after the call itself canceled them (fail-fast after a
-	// sibling's failure, or RunFirstOK's losers), with what they returned.
-	// A child of a Scope or a Group that never started because of a
-	// failure is listed too, with the cancellation its task holds (and
-	// counted in Skipped). They are not failures, and the message leaves
-	// them out.
+	// sibling's failure, or the losers of a race), with what they
+	// returned. They are not failures, and the message leaves them out.
 	Canceled []*PositionError
 
-	// NotStarted counts the inputs (Map, ForEach) or children (Scope, a
-	// Group) that never started because the call stopped taking new work:
-	// the caller's ctx was done (see [Grace]), [Group.Stop] was called, or
-	// a call it is nested in stopped. A sequence's inputs are not counted.
+	// NotStarted counts the inputs (Map, ForEach, MapWithin) or children
+	// (Scope, a Group) that never started: a failure canceled the call
+	// (fail-fast starts nothing after a failure), or the call stopped
+	// taking new work (the caller's ctx was done, see [Grace];
+	// [Group.Stop]; or a call it is nested in stopped), whichever came
+	// first. errors.Is(err, [ErrStopped]) is true when it was a stop. The
+	// tasks of children of Spawn that never started hold the cancellation.
+	// A stream's inputs are not counted: MapSeq and MapSeqUnordered yield
+	// each failure as it comes.
 	NotStarted int
 
-	// Skipped counts the inputs or children that never started because a
-	// failure canceled the call (fail-fast starts nothing after a
-	// failure), and ForEachSeq's inputs pulled from the sequence and never
-	// called after a failure. Of a failure and a stop, whichever came first
-	// owns the work not started: one of NotStarted and Skipped is 0. The
-	// tasks of children of Spawn that never started hold the cancellation.
-	// MapSeq and MapSeqUnordered yield each failure as it comes and do not
-	// count what it left.
-	Skipped int
+	// stopped says that a stop, not a failure, left the work counted in
+	// NotStarted.
+	stopped bool
 
-	// left holds the positions of the work counted in NotStarted or
-	// Skipped, where the call knows them: spans, so that a Map that left a
+	// left holds the positions of the work counted in NotStarted, where the call knows them: spans, so that a Map that left a
 	// million inputs keeps one.
 	left []span
 }
@@ -102,7 +93,7 @@ type CallError struct {
 type span struct{ from, to int }
 
 // NotStartedAt returns, in ascending order, the positions of the work
-// counted in NotStarted or Skipped, where the call knows them: the inputs of
+// counted in NotStarted, where the call knows them: the inputs of
 // Map and ForEach (inputs[i]), and the children of a Scope or a Group
 // (children[i]); so that a service can requeue what never ran. It returns
 // nil for the other calls (a stream's inputs pulled and not called are
@@ -151,16 +142,17 @@ func (e *CallError) Error() string {
 		}
 	}
 	if e.NotStarted > 0 {
-		line("task: " + e.Call + ": " + strconv.Itoa(e.NotStarted) + " not started: the call stopped taking new work")
-	}
-	if e.Skipped > 0 {
-		line("task: " + e.Call + ": " + strconv.Itoa(e.Skipped) + " not started: a failure canceled the call")
+		why := "a failure canceled the call"
+		if e.stopped {
+			why = "the call stopped taking new work"
+		}
+		line("task: " + e.Call + ": " + strconv.Itoa(e.NotStarted) + " not started: " + why)
 	}
 	return b.String()
 }
 
 // Unwrap returns the failures, then the context error if any, then
-// [ErrStopped] if inputs or children were not started.
+// [ErrStopped] if a stop left inputs or children not started.
 func (e *CallError) Unwrap() []error {
 	errs := make([]error, 0, len(e.Failures)+2)
 	for _, f := range e.Failures {
@@ -169,7 +161,7 @@ func (e *CallError) Unwrap() []error {
 	if e.Ctx != nil {
 		errs = append(errs, e.Ctx)
 	}
-	if e.NotStarted > 0 {
+	if e.stopped {
 		errs = append(errs, ErrStopped)
 	}
 	return errs
@@ -243,7 +235,8 @@ type PanicError struct {
 	// errors.Is and errors.As reach them.
 	Others *CallError
 
-	name string // of the function that panicked, if it was Named
+	name   string // of the function that panicked, if it was Named
+	orphan string // "Go" or "Group": the crash of a panic nobody waited for
 }
 
 // Error returns where the panic happened, its value, the original stack,
@@ -260,6 +253,8 @@ func (p *PanicError) Error() string {
 // a task's own, "task: name: " or "task: ".
 func (p *PanicError) where() string {
 	switch {
+	case p.orphan != "":
+		return "task: " + p.orphan + ": never waited for: "
 	case p.Call != "":
 		return "task: " + p.Call + ": " + p.Arg + ": "
 	case p.name != "":
@@ -291,24 +286,4 @@ func (p *PanicError) Unwrap() []error {
 		errs = append(errs, p.Others)
 	}
 	return errs
-}
-
-// An OrphanPanicError is the panic that crashes a program when a task
-// started by [Go] panicked and was garbage collected without any Wait,
-// TryWait or await having passed the panic on; or when a child of a Group
-// made by [NewGroup] (or of a zero Group) panicked and the group was
-// garbage collected without a [Group.Wait].
-type OrphanPanicError struct {
-	*PanicError
-	call string // "Go" or "Group"
-}
-
-// Error describes the orphaned panic with its original stack, which ends
-// with the line that started the task ("created by").
-func (e *OrphanPanicError) Error() string {
-	call := e.call
-	if call == "" {
-		call = "Go"
-	}
-	return "task: " + call + ": never waited for: " + e.PanicError.message()
 }

@@ -19,7 +19,7 @@ const firstShift = 5
 const maxFirst = 1<<(32-firstShift) - 3
 
 // firstErrorSet reports the option FirstError.
-func (c *call) firstErrorSet() bool { return Option(c.opts)&FirstError != 0 }
+func (c *call) firstErrorSet() bool { return optSet(c.opts)&firstError != 0 }
 
 // noteFirst records position i as the first failure if none is recorded
 // yet; o is its classified outcome. Only an error counts: a panic or a

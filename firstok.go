@@ -10,96 +10,46 @@ import (
 	"time"
 )
 
-// RunFirstOK calls every function of fns concurrently, each in a new
-// goroutine, and returns the value and position of the first to succeed.
-// As soon as one succeeds, the others' contexts are canceled with the cause
-// [ErrLost]. It returns only after every function has returned; errors
-// (when all fail), panics and Goexit follow the package documentation.
-// When every function fails, the position is -1 and the error a
-// *[CallError] with every failure. With no functions it returns
-// [ErrNoTasks] and -1; a nil ctx or function panics before anything
-// starts.
+// Hedge runs replicas and returns the value and position of the first to
+// succeed: for hedged requests. It starts fns[0] at once, and each next
+// function when delay has passed since the previous one started, or at once
+// when a running function fails, until one succeeds, ctx is done, or every
+// function has started; with a delay of 0 every function starts at once,
+// each in a new goroutine. Functions never started are not called and not
+// reported.
 //
-// The winner's context is not canceled when RunFirstOK returns, so that
-// what the winner returned may go on using it (the body of a hedged HTTP
-// request); it is canceled with the caller's ctx, and a cleanup
-// ([runtime.AddCleanup]) drops its registration with the caller's ctx once
-// nothing refers to it. A loser may succeed too: its value is dropped; use
-// [RunFirstOKRelease] when values hold resources.
-func RunFirstOK[T any](ctx context.Context, fns ...func(context.Context) (T, error)) (T, int, error) {
-	return runFirstOK("RunFirstOK", ctx, nil, fns)
-}
-
-// RunFirstOKRelease is [RunFirstOK] for values that hold resources (an
-// io.Closer, a connection, a response): it calls release with the value of
-// every function that succeeded but did not win, on the caller's goroutine,
-// in argument order, after every function has returned and before it
-// returns. A nil release panics before anything starts.
-func RunFirstOKRelease[T any](ctx context.Context, release func(T), fns ...func(context.Context) (T, error)) (T, int, error) {
-	if release == nil {
-		nilArg("RunFirstOKRelease", "release")
-	}
-	return runFirstOK("RunFirstOKRelease", ctx, release, fns)
-}
-
-func runFirstOK[T any](name string, ctx context.Context, release func(T), fns []func(context.Context) (T, error)) (T, int, error) {
-	checkFns(name, ctx, fns)
-	if len(fns) == 0 {
-		var zero T
-		return zero, -1, ErrNoTasks
-	}
-	kind := kindFirstOK
-	if release != nil {
-		kind = kindFirstOKRelease
-	}
-	r := newRacer(ctx, kind, fns)
-	r.release = release
-	for i := range fns {
-		r.launch(i, true) // every function is called, even after a win
-	}
-	return r.result()
-}
-
-// Hedge is [RunFirstOK] with staggered starts, for hedged requests: it
-// starts fns[0] at once, and each next function when delay has passed since
-// the previous one started, or at once when a running function fails,
-// until one succeeds, ctx is done, or every function has started. Functions
-// never started are not called and not reported. With a delay of 0 every
-// function starts at once, as with RunFirstOK.
+// As soon as one succeeds, the others' contexts are canceled with the
+// cause [ErrLost]. Hedge returns only after every function it started has
+// returned. When every function fails, the position is -1 and the error a
+// *[CallError] with every failure ("task: Hedge: fns[1]: ..."). A panic or
+// Goexit of a function is raised once they all have returned.
 //
-// The rest is as RunFirstOK: the losers are canceled with [ErrLost], the
-// winner's context stays alive after the call, and Hedge returns only after
-// every function it started has returned. A negative delay, a nil ctx or a
-// nil function panics before anything starts. The value of a loser that
-// succeeded too is dropped; see [HedgeRelease].
-func Hedge[T any](ctx context.Context, delay time.Duration, fns ...func(context.Context) (T, error)) (T, int, error) {
-	return hedge("Hedge", ctx, delay, nil, fns)
-}
-
-// HedgeRelease is [Hedge] with the release of [RunFirstOKRelease]: release
-// gets the value of every started function that succeeded but did not win.
-func HedgeRelease[T any](ctx context.Context, delay time.Duration, release func(T), fns ...func(context.Context) (T, error)) (T, int, error) {
-	if release == nil {
-		nilArg("HedgeRelease", "release")
-	}
-	return hedge("HedgeRelease", ctx, delay, release, fns)
-}
-
-func hedge[T any](name string, ctx context.Context, delay time.Duration, release func(T), fns []func(context.Context) (T, error)) (T, int, error) {
-	checkFns(name, ctx, fns)
+// The winner's context is not canceled when Hedge returns, so that what the
+// winner returned may go on using it (the body of a hedged HTTP request);
+// it is canceled with the caller's ctx.
+//
+// release, if not nil, is called with the value of every function that
+// succeeded but did not win, on the caller's goroutine, in argument order,
+// before Hedge returns: values that hold resources are never dropped. A
+// panic in release does not stop the other releases: once all ran, the
+// first such panic is raised as a *[PanicError] whose Arg is "release",
+// unless a function panicked, whose panic is raised instead.
+//
+// No functions, a negative delay, a nil ctx or a nil function panics
+// before anything starts.
+func Hedge[T any](ctx context.Context, delay time.Duration, release func(T), fns ...func(context.Context) (T, error)) (T, int, error) {
+	checkFns("Hedge", ctx, fns)
 	if delay < 0 {
-		panic("task: " + name + ": delay is " + delay.String() + "; want 0 or more")
+		panic("task: Hedge: delay is " + delay.String() + "; want 0 or more")
 	}
-	if len(fns) == 0 {
-		var zero T
-		return zero, -1, ErrNoTasks
-	}
-	kind := kindHedge
-	if release != nil {
-		kind = kindHedgeRelease
-	}
-	r := newRacer(ctx, kind, fns)
+	r := newRacer(ctx, kindHedge, fns)
 	r.release = release
+	if delay == 0 {
+		for i := range fns {
+			r.launch(i, true) // every function is called, even after a win
+		}
+		return r.result()
+	}
 	r.launch(0, false)
 	if len(fns) > 1 {
 		r.stagger(ctx, delay)
@@ -107,10 +57,13 @@ func hedge[T any](name string, ctx context.Context, delay time.Duration, release
 	return r.result()
 }
 
-// checkFns panics for a nil ctx or function.
+// checkFns panics for a nil ctx, no functions or a nil function.
 func checkFns[T any](name string, ctx context.Context, fns []func(context.Context) (T, error)) {
 	if ctx == nil {
 		nilArg(name, "ctx")
+	}
+	if len(fns) == 0 {
+		panic("task: " + name + ": no functions")
 	}
 	for i, fn := range fns {
 		if fn == nil {
@@ -119,7 +72,7 @@ func checkFns[T any](name string, ctx context.Context, fns []func(context.Contex
 	}
 }
 
-// A racer runs the functions of RunFirstOK or Hedge, each with a context
+// A racer runs the functions of Hedge, Quorum or Until, each with a context
 // of its own, so that the winner's can outlive the call.
 type racer[T any] struct {
 	race
@@ -131,7 +84,7 @@ type racer[T any] struct {
 // race is the part of a racer that does not depend on T.
 type race struct {
 	call
-	need     int32        // the successes that decide the race in trigger: 1 for RunFirstOK and Hedge; 0: the caller decides (Quorum, Until)
+	need     int32        // the successes that decide the race in trigger: 1 for Hedge; 0: the caller decides (Quorum, Until)
 	winner   atomic.Int32 // 1 + the position of the success that decided the race, or 0
 	returned chan int     // each started function's position, when it ends; never blocks (capacity len(fns))
 
@@ -250,7 +203,7 @@ func (r *racer[T]) stagger(ctx context.Context, delay time.Duration) {
 // result waits for every started function and returns the winner, or the
 // failures. The winner's context is left alive, for a cleanup to release.
 func (r *racer[T]) result() (T, int, error) {
-	won, err := r.settleRace()
+	won, err := r.settleRace(nil)
 	if len(won) > 0 {
 		return r.vals[won[0]], won[0], nil
 	}
@@ -260,14 +213,18 @@ func (r *racer[T]) result() (T, int, error) {
 
 // settleRace waits for every started function, keeps the winners'
 // contexts alive (for a cleanup to release) and cancels the others',
-// releases the values of the successes that did not win, raises a panic
+// gives release the value of every success not in kept (nil: the
+// winners), raises a panic
 // or Goexit, and returns the winners, in the order they succeeded, if the
 // race was decided, or else the failures.
-func (r *racer[T]) settleRace() ([]int, error) {
+func (r *racer[T]) settleRace(kept []int) ([]int, error) {
 	f, err := r.join()
 	var won []int
 	if r.winner.Load() != 0 {
 		won = r.won // no function runs any more: no lock
+	}
+	if kept == nil {
+		kept = won
 	}
 	for j, l := range r.lanes {
 		switch {
@@ -278,15 +235,39 @@ func (r *racer[T]) settleRace() ([]int, error) {
 			l.cancel(context.Canceled)
 		}
 	}
+	var releasePanic *PanicError
 	if r.release != nil {
 		for j := range r.fns {
-			if !slices.Contains(won, j) && r.outs[j].state == succeeded {
-				r.release(r.vals[j])
+			if r.outs[j].state == succeeded && !slices.Contains(kept, j) {
+				if pe := r.releaseOne(j); pe != nil && releasePanic == nil {
+					releasePanic = pe
+				}
 			}
 		}
 	}
 	f.raise()
+	if releasePanic != nil {
+		panic(releasePanic)
+	}
 	return won, err
+}
+
+// releaseOne calls release with the value of function j, and returns the
+// panic of release, if any, as the call's *PanicError.
+func (r *racer[T]) releaseOne(j int) (pe *PanicError) {
+	var o outcome
+	var none struct{}
+	invoke(r.parent, site{}, func(context.Context) (struct{}, error) {
+		r.release(r.vals[j])
+		return none, nil
+	}, &none, &o)
+	if o.state != panicked {
+		return nil
+	}
+	pe = o.err.(*PanicError)
+	rep := r.emptyReport()
+	pe.Call, pe.Index, pe.Arg = rep.e.Call, j, "release"
+	return pe
 }
 
 // release drops the registration of the winner's context with the

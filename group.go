@@ -44,14 +44,14 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 		nilArg("NewGroup", "ctx")
 	}
 	g := new(Group)
-	g.init(ctx, options(opts), kindGroup)
+	g.init(ctx, options("NewGroup", famGroup, opts), kindGroup)
 	return g, g.ctx
 }
 
 // init prepares g for a call of kind (kindScope or kindGroup): the group
 // is held until the body of a Scope returns, or the Wait of a Group is
 // called (see release).
-func (g *Group) init(ctx context.Context, o Option, kind callKind) {
+func (g *Group) init(ctx context.Context, o optSet, kind callKind) {
 	g.done.Add(1)
 	g.c.initKind(ctx, o, nil, kind, nil)
 	g.ctx = g.c.ctx()
@@ -63,7 +63,7 @@ func (g *Group) init(ctx context.Context, o Option, kind callKind) {
 }
 
 // zeroOptions are the options of the zero Group: errgroup's zero Group.
-const zeroOptions = KeepGoing | FirstError
+const zeroOptions = keepGoing | firstError
 
 // ready makes a zero Group usable, once; it is the one test that the
 // methods of a Group made by NewGroup or Scope pay for it.

@@ -2,8 +2,6 @@ package task
 
 import (
 	"context"
-
-	"github.com/tasktuple/task/internal/probe"
 )
 
 // Go starts fn as a child of g that returns only an error: errgroup's Go,
@@ -58,34 +56,20 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 }
 
 // goOpen runs child i of Group.Go started with no slot, in an open group
-// (see Group.open): callGo for the commonest child, the path of every
-// child of an errgroup-shaped loop, where each instruction counts (see
-// docs/performance.md). A child's failure, panic or Goexit goes to
-// childEnded as in callGo; with probes installed, callGo runs it.
+// (see Group.open): callGo without the slot and the queue. invokeErr
+// records how the child ended; the deferred end runs on a Goexit too.
 func (g *Group) goOpen(fn func(context.Context) error, i int) {
-	if probe.Load() != nil {
-		g.callGo(fn, i, false)
-		return
-	}
-	returned := false
-	defer func() {
-		if !returned {
-			g.goExited(i, recover())
-		}
-		g.leave()
-	}()
-	if err := fn(g.ctx); err != nil {
-		g.childEnded(i, &outcome{state: failed, err: err}, false, nil, nil)
-	}
-	returned = true
+	var o outcome
+	defer g.openEnded(i, &o)
+	invokeErr(g.ctx, site{&g.c, i}, fn, &o)
 }
 
-// goExited applies the rules to child i of goOpen, which did not return:
-// it panicked with the value pv recovered, or called runtime.Goexit.
-func (g *Group) goExited(i int, pv any) {
-	o := outcome{state: exited, err: ErrGoexit}
-	settleExit(new(struct{}), &o, pv)
-	g.childEnded(i, &o, false, nil, nil)
+// openEnded ends child i of goOpen, which ended with o, and counts it out.
+func (g *Group) openEnded(i int, o *outcome) {
+	if o.state != succeeded {
+		g.childEnded(i, o, false, nil, nil)
+	}
+	g.leave()
 }
 
 // goFunc runs child i of Group.Go, which holds a slot if the group is
@@ -101,18 +85,9 @@ func (g *Group) goFunc(fn func(context.Context) error, i int) {
 // callGo runs child i of Group.Go, ends it and counts it out. It reports
 // whether it returned; if the child called runtime.Goexit, it does not,
 // and, as this goroutine unwinds, the waiting children start on another.
-//
-// It is invoke written out for the commonest child, with one deferred
-// call that both recovers and ends the child: the path of every child of
-// Group.Go, where each call and deferred call counts (see
-// docs/performance.md). The record of a Goexit before the call and the
-// rules are invoke's.
 func (g *Group) callGo(fn func(context.Context) error, i int, slot bool) (returned bool) {
-	o := outcome{state: exited, err: ErrGoexit}
+	var o outcome
 	defer func() {
-		if o.state == exited {
-			settleExit(new(struct{}), &o, recover())
-		}
 		if o.state != succeeded {
 			g.childEnded(i, &o, slot, nil, nil)
 		} else if slot {
@@ -124,12 +99,7 @@ func (g *Group) callGo(fn func(context.Context) error, i int, slot bool) (return
 			g.runQueued(true)
 		}
 	}()
-	if p := probe.Load(); p != nil {
-		invokeErrProbed(p, g.ctx, site{&g.c, i}, fn, &o)
-		return
-	}
-	o.err = fn(g.ctx)
-	o.state = endState(o.err)
+	invokeErr(g.ctx, site{&g.c, i}, fn, &o)
 	return
 }
 

@@ -2,7 +2,6 @@ package task
 
 import (
 	"context"
-	"strconv"
 	"sync"
 
 	"github.com/tasktuple/task/internal/probe"
@@ -12,9 +11,9 @@ import (
 // that wait for one, the start of a queued child by a wait, and the
 // admission of a child (after a failure or a stop, none starts).
 
-// SetLimit limits the group to n children running at once (errgroup's
-// SetLimit; [NoLimit] sets none). It panics if n is less than 1, or if a child was spawned
-// already. A child spawned at the limit does not block the spawner: it
+// SetLimit limits the group to n children running at once, as errgroup's
+// SetLimit; a negative n sets no limit. It panics if n is 0, or if a child
+// was spawned already. A child spawned at the limit does not block the spawner: it
 // waits, as a task with its function and no goroutine, and starts when a
 // running child returns, in spawn order; after a failure that cancels the
 // group, it never starts (it completes as canceled). The memory of the
@@ -23,26 +22,25 @@ import (
 // the option [BlockAtLimit], with which Go and Spawn block the caller at
 // the limit, as errgroup's Go does, and nothing is queued.
 //
-// A wait never needs a free slot: a wait (Wait, AwaitN, All, AllSeq,
-// WhenAll) on a child still waiting for a slot starts that child at once,
+// A wait never needs a free slot: a wait (Wait, AwaitN, All) on a child still waiting for a slot starts that child at once,
 // on a goroutine of its own, in the waiter's place: the waiter is blocked
 // until it returns. So children that spawn children and wait for them
 // cannot deadlock, however deep the tree. A child a waiting child starts
 // so runs in its parent's slot; one the body starts runs in addition to
-// the n children. Not covered: WhenAny, WhenEach and FirstOK, which wait
-// for whichever task comes first, do not start queued children; nor does
+// the n children. Not covered: WhenEach, which waits for whichever task
+// comes first, does not start queued children; nor does
 // anything that blocks other than a wait on the queued child's task (a
 // child blocked on a channel that a queued sibling would fill still needs
 // a slot to free up).
 func (g *Group) SetLimit(n int) {
-	if n < 1 {
-		panic("task: SetLimit: n is " + strconv.Itoa(n) + "; want at least 1")
+	if n == 0 {
+		panic("task: SetLimit: n is 0; want at least 1, or a negative n for no limit")
 	}
 	g.ready()
 	if g.spawned.Load()&^overBit != 0 {
 		panic("task: SetLimit: called after a child was started (Go or Spawn)")
 	}
-	if n == NoLimit {
+	if n < 0 || n == noLimit {
 		return
 	}
 	g.limit.Store(int64(n))
@@ -164,17 +162,16 @@ func (g *Group) refusal() refusal {
 }
 
 // refuse records a child that will never start, for reason r, and its
-// position: after a failure, it completes as canceled with the failure as
-// the cause, is listed with the cancellations and counted in
-// CallError.Skipped; after a stop, it
-// completes with [context.Canceled] and is counted in CallError.NotStarted.
+// position, counted in CallError.NotStarted: after a failure, its task
+// completes as canceled with the failure as the cause; after a stop, with
+// [context.Canceled].
 func (g *Group) refuse(c child, r refusal) {
 	g.mu.Lock()
 	g.left = append(g.left, c.links().index)
 	g.mu.Unlock()
 	if r == refusedFailed {
 		g.skipped.Add(1)
-		c.cancel(g, g.failedError())
+		c.cancel(nil, g.failedError())
 		return
 	}
 	g.notStarted.Add(1)
@@ -266,7 +263,7 @@ func (g *Group) enqueue(c child) {
 		if g.unqueued == nil {
 			g.unqueued = map[*node]func(){}
 		}
-		g.unqueued[n] = q.Queued(g.c.parent, "Scope", argName("children", n.index))
+		g.unqueued[n] = q.Queued(g.c.parent, kindNames[g.c.kind].call, argName("children", n.index))
 	}
 }
 

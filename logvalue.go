@@ -35,7 +35,6 @@ const maxLoggedErrors = 8
 //	unfinished   the number of positions a stop ended (Unfinished)
 //	canceled     the number of functions the call canceled (Canceled)
 //	not_started  CallError.NotStarted
-//	skipped      CallError.Skipped
 //
 // Attributes that do not apply (a count of 0) are left out; with a
 // [slog.TextHandler], the error is one line (see the example).
@@ -71,7 +70,7 @@ func (e *CallError) logAttrs(call bool) []slog.Attr {
 	for _, c := range [...]struct {
 		key string
 		n   int
-	}{{"unfinished", len(e.Unfinished)}, {"canceled", len(e.Canceled)}, {"not_started", e.NotStarted}, {"skipped", e.Skipped}} {
+	}{{"unfinished", len(e.Unfinished)}, {"canceled", len(e.Canceled)}, {"not_started", e.NotStarted}} {
 		if c.n > 0 {
 			as = append(as, slog.Int(c.key, c.n))
 		}

@@ -4,22 +4,22 @@ import (
 	"context"
 	"math"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // Map calls fn on every element of inputs, with at most limit calls running
-// at once, and returns the results in the order of inputs.
+// at once (a negative limit: no limit), and returns the results in the
+// order of inputs.
 //
 // Cancellation, errors ("task: Map: inputs[3]: ..."), panics, limits and
 // the options follow the package documentation. The results of inputs
 // never started are zero; with [KeepGoing] every input is processed, even
 // when a call calls runtime.Goexit. Map starts min(limit, len(inputs))
 // goroutines, which take inputs in order; with no inputs it returns an
-// empty slice and nil at once. A nil ctx or fn, or a limit less than 1,
-// panics at once.
+// empty slice and nil at once. A nil ctx or fn, or a limit of 0, panics
+// at once.
 func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), opts ...Option) ([]Out, error) {
 	if ctx == nil {
 		nilArg("Map", "ctx")
@@ -27,25 +27,29 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 	if fn == nil {
 		nilArg("Map", "fn")
 	}
-	checkLimit("Map", limit)
-	return mapN(kindMap, ctx, inputs, limit, fn, options(opts), nil, 0)
+	limit = checkLimit("Map", limit)
+	return mapN(kindMap, ctx, inputs, limit, fn, options("Map", famMap, opts), nil, 0)
 }
 
-// NoLimit is the limit of [Map], [ForEach] and [Scope]'s [Group.SetLimit]
-// that sets none: as many calls run at once as there are inputs.
-const NoLimit = math.MaxInt
+// noLimit is a limit that limits nothing: what a negative limit means.
+const noLimit = math.MaxInt
 
-// checkLimit panics for a limit less than 1.
-func checkLimit(name string, limit int) {
-	if limit < 1 {
-		panic("task: " + name + ": limit is " + strconv.Itoa(limit) + "; want at least 1")
+// checkLimit returns the limit of a call: a negative limit is none, as
+// errgroup's SetLimit(-1). It panics for 0, which would start nothing.
+func checkLimit(name string, limit int) int {
+	if limit < 0 {
+		return noLimit
 	}
+	if limit == 0 {
+		panic("task: " + name + ": limit is 0; want at least 1, or a negative limit for none")
+	}
+	return limit
 }
 
 // mapN is Map, named after the call of kind. With left, it is MapWithin:
 // the call runs under a budget (its ctx is a budgetCtx), whose end is not
 // a failure: see budgetLeft.
-func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), o Option, left *[]int, budget time.Duration) ([]Out, error) {
+func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), o optSet, left *[]int, budget time.Duration) ([]Out, error) {
 	out := make([]Out, len(inputs))
 	if len(inputs) == 0 {
 		return out, nil

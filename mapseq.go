@@ -82,11 +82,10 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 	if fn == nil {
 		nilArg(name, "fn")
 	}
-	checkLimit(name, limit)
-	if limit == NoLimit {
-		panic("task: " + name + ": limit is NoLimit; a sequence needs a limit")
+	if limit = checkLimit(name, limit); limit == noLimit {
+		panic("task: " + name + ": no limit; a sequence needs a limit")
 	}
-	o := options(opts)
+	o := options(name, famStream, opts)
 	kind := kindMapSeq
 	if !ordered {
 		kind = kindMapSeqUnordered
@@ -98,8 +97,8 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 
 // newStream prepares a range over the calls; yield is nil for ForEachSeq,
 // which yields nothing and collects the failures.
-func newStream[In, Out any](ctx context.Context, kind callKind, limit int, fn func(context.Context, In) (Out, error), o Option, ordered bool, yield func(Out, error) bool) *stream[In, Out] {
-	s := &stream[In, Out]{fn: fn, keepGoing: o&KeepGoing != 0, yield: yield, mute: yield == nil}
+func newStream[In, Out any](ctx context.Context, kind callKind, limit int, fn func(context.Context, In) (Out, error), o optSet, ordered bool, yield func(Out, error) bool) *stream[In, Out] {
+	s := &stream[In, Out]{fn: fn, keepGoing: o&keepGoing != 0, yield: yield, mute: yield == nil}
 	s.h.init(&s.c, limit, ordered)
 	s.slots = make([]seqSlot[In, Out], s.h.slots())
 	s.c.initKind(ctx, o, nil, kind, s)

@@ -1,78 +1,80 @@
 package task
 
-import (
-	"strconv"
-	"time"
-)
+import "time"
 
-// An Option changes how a call behaves: the counterpart of .NET's
-// ConfigureAwait. Options are passed last, as in
+// An Option changes how a call behaves. Options are passed last, as a
+// list:
 //
 //	task.Run2(ctx, f1, f2, task.KeepGoing, task.Settled)
 //
-// They are integers in a variadic slice that does not escape, so passing
-// them costs no allocation, and they combine with |. With no options, a
-// call fails fast and returns zero values with a non-nil error.
-type Option uint64
+// With no options, a call fails fast and returns zero values with a non-nil
+// error. Which call takes which option is one table, shown in
+// docs/design.md; a call given an option it does not use panics, naming the
+// call and the option, and so does [StartAll] with [KeepGoing]. Passing
+// options costs no allocation. The zero Option is not an option.
+type Option struct {
+	s optSet
+}
 
-const (
+var (
 	// KeepGoing: a failure does not cancel the other functions; each
 	// function gets the caller's ctx itself (with [Grace], a context that
-	// outlives it for the grace period), and every error is reported. It
-	// has no effect on AwaitN, which never cancels anything.
-	KeepGoing Option = 1 << iota
+	// outlives it for the grace period), and every error is reported.
+	KeepGoing = Option{keepGoing}
 
-	// Settled: AwaitN and RunN return every value that was produced along
-	// with the error, instead of zero values. A position whose function
+	// Settled: the call returns every value that was produced along with
+	// the error, instead of zero values. A position whose function
 	// panicked or called runtime.Goexit, or whose task had not completed
 	// when ctx was done, holds the zero value. Panics are still raised.
-	Settled
+	Settled = Option{settled}
 
 	// FirstError: the call returns, instead of a *CallError, the first
 	// error a function returned as a failure of its own (not a
 	// cancellation), as the function returned it: the error errgroup's
-	// Wait returns (with Named, without the name). If no function failed
-	// but the caller's ctx stopped the call, the error is the first
-	// error, in argument order, that a function returned after ctx was
-	// done, or else ctx's error; if the call stopped taking new work with
-	// ctx not done ([Group.Stop], or a call it is nested in stopped),
-	// [ErrStopped]. Everything else is unchanged: what runs, what is
-	// canceled, the values returned with [Settled], and panics and
-	// Goexit, which are raised. It is accepted by RunN, Map, ForEach,
-	// ForEachSeq and Scope, for code moved from errgroup whose callers
-	// compare the error itself; it has no effect on the other calls.
-	FirstError
+	// Wait returns (with Named, without the name). First means first in
+	// time, as errgroup's; CallError.Failures and the panic raised are in
+	// argument order. If no function failed but the caller's ctx stopped
+	// the call, the error is the first error, in argument order, that a
+	// function returned after ctx was done, or else ctx's error; if the
+	// call stopped taking new work with ctx not done ([Group.Stop], or a
+	// call it is nested in stopped), [ErrStopped]. Everything else is
+	// unchanged: what runs, what is canceled, the values returned with
+	// [Settled], and panics and Goexit, which are raised.
+	FirstError = Option{firstError}
 
 	// BlockAtLimit: at the limit of a group ([Group.SetLimit]), Go and
 	// Spawn block the caller until a slot frees, as errgroup's Go does,
-	// instead of queueing the child: a loop over an unbounded source (a
-	// channel, a stream) keeps bounded memory. A child that calls Go or
-	// Spawn at the limit then blocks while it holds its slot, and a tree of
-	// such children can deadlock, as with errgroup. A caller blocked when
-	// the group stops taking children (a failure that cancels it, a stop)
-	// returns, its child never started. TryGo and TrySpawn are unchanged.
-	// It is accepted by NewGroup and Scope, and has no effect on the
-	// other calls; without it, a child at the limit waits in a queue and
-	// the spawner never blocks.
-	BlockAtLimit
+	// instead of queueing the child: a loop over an unbounded source keeps
+	// bounded memory. A child that calls Go or Spawn at the limit then
+	// blocks while it holds its slot, and a tree of such children can
+	// deadlock, as with errgroup. A caller blocked when the group stops
+	// taking children (a failure that cancels it, a stop) returns, its
+	// child never started. TryGo and TrySpawn are unchanged.
+	BlockAtLimit = Option{blockAtLimit}
 
 	// StartAll: a failure cancels the group's context, as without
 	// [KeepGoing], but every child given to Go or Spawn, and taken by
-	// TryGo or TrySpawn (which refuse only at the limit), still starts,
-	// with that canceled context: after the failure, the
-	// children waiting for a slot start as slots free, and a spawner
-	// blocked at the limit ([BlockAtLimit]) waits for its slot and starts
-	// its child. That is what errgroup's WithContext does, which calls
-	// every function passed to Go; nothing is counted in
-	// CallError.Skipped. A stop still refuses new children ([Group.Stop],
-	// the caller's ctx with [Grace]). It is accepted by NewGroup and
-	// Scope, and has no effect on the other calls, nor with KeepGoing
-	// (which starts every child too and cancels nothing).
-	StartAll
+	// TryGo or TrySpawn, still starts, with that canceled context, as
+	// errgroup's WithContext calls every function passed to Go. A stop
+	// still refuses new children ([Group.Stop], the caller's ctx with
+	// [Grace]).
+	StartAll = Option{startAll}
 )
 
-// graceShift is where the grace period of Grace starts in an Option: the
-// bits below it are flags, the bits above a duration in nanoseconds.
+// An optSet is the options of a call folded into one word: the flags in
+// the low bits, the grace period of Grace above graceShift.
+type optSet uint64
+
+const (
+	keepGoing optSet = 1 << iota
+	settled
+	firstError
+	blockAtLimit
+	startAll
+	graceFlag // in a family's options: it takes Grace
+)
+
+// graceShift is where the grace period of Grace starts in an optSet.
 const graceShift = 8
 
 // maxGrace is the longest grace period an Option holds, about two years.
@@ -80,62 +82,83 @@ const maxGrace = time.Duration(1<<(64-graceShift) - 1)
 
 // Grace gives the functions of a call a grace period when the caller's ctx
 // is done: the call stops taking new work at once, and the functions
-// running keep a live context for up to d before it is canceled. It is
-// accepted by RunN, Map, ForEach, MapSeq, MapSeqUnordered, ForEachSeq and
-// Scope; see "Shutting down" in the package documentation. Pass it once: of
-// several, the last counts. Grace panics if d is not positive or longer
-// than about two years.
+// running keep a live context for up to d before it is canceled (see
+// docs/shutdown.md). Of several, the last counts. Grace panics if d is not
+// positive or is longer than about two years.
 func Grace(d time.Duration) Option {
 	if d <= 0 || d > maxGrace {
-		panic("task: Grace: d is " + d.String() + "; want more than 0")
+		panic("task: Grace: d is " + d.String() + "; want more than 0 and at most " + maxGrace.String())
 	}
-	return Option(d) << graceShift
+	return Option{optSet(d)<<graceShift | graceFlag}
 }
 
 // grace is the grace period of o, or 0.
-func (o Option) grace() time.Duration { return time.Duration(o >> graceShift) }
+func (o optSet) grace() time.Duration { return time.Duration(o >> graceShift) }
 
-// String returns the option's name, or the names of a set of options
-// joined with "|", as in "KeepGoing|Settled|Grace(5s)". Bits that name no
-// option print as a number: "Option(0x80)".
-func (o Option) String() string {
-	if o == 0 {
-		return "Option(0)"
-	}
-	var s string
-	add := func(name string) {
-		if s != "" {
-			s += "|"
-		}
-		s += name
-	}
-	for _, x := range [...]struct {
-		o    Option
-		name string
-	}{{KeepGoing, "KeepGoing"}, {Settled, "Settled"}, {FirstError, "FirstError"}, {BlockAtLimit, "BlockAtLimit"}, {StartAll, "StartAll"}} {
-		if o&x.o != 0 {
-			add(x.name)
-			o &^= x.o
-		}
-	}
-	if rest := o & (1<<graceShift - 1); rest != 0 {
-		add("Option(0x" + strconv.FormatUint(uint64(rest), 16) + ")")
-	}
-	if d := o.grace(); d > 0 {
-		add("Grace(" + d.String() + ")")
-	}
-	return s
+// A family is a set of calls that take the same options.
+type family uint8
+
+const (
+	famRunN family = iota
+	famAwait
+	famMap
+	famForEach
+	famStream
+	famGroup
+	famScope
+)
+
+// optionTable says which options each family of calls takes: the one home
+// of that rule (docs/design.md shows it; TestOptionTable holds the two
+// together).
+var optionTable = [...]struct {
+	calls string // as docs/design.md names them
+	takes optSet
+}{
+	famRunN:    {"RunN", keepGoing | settled | firstError | graceFlag},
+	famAwait:   {"AwaitN, All", settled},
+	famMap:     {"Map", keepGoing | settled | firstError | graceFlag},
+	famForEach: {"ForEach, MapWithin", keepGoing | firstError | graceFlag},
+	famStream:  {"MapSeq, MapSeqUnordered", keepGoing | graceFlag},
+	famGroup:   {"NewGroup", keepGoing | firstError | graceFlag | blockAtLimit | startAll},
+	famScope:   {"Scope", keepGoing | settled | firstError | graceFlag | blockAtLimit | startAll},
 }
 
-// options folds a list of options into one set: the flags of all, the
-// grace period of the last that has one.
-func options(opts []Option) Option {
-	var o Option
+// optionNames are the options' names, by flag, for the panics of options.
+var optionNames = [...]struct {
+	flag optSet
+	name string
+}{{keepGoing, "KeepGoing"}, {settled, "Settled"}, {firstError, "FirstError"}, {blockAtLimit, "BlockAtLimit"}, {startAll, "StartAll"}, {graceFlag, "Grace"}}
+
+// options folds the options of a call named call, of family fam, into one
+// set: the flags of all, the grace period of the last that has one. It
+// panics for an option the family does not take, the zero Option, and
+// StartAll with KeepGoing.
+func options(call string, fam family, opts []Option) optSet {
+	var o optSet
 	for _, x := range opts {
-		if x.grace() > 0 {
+		if x.s == 0 {
+			panic("task: " + call + ": the zero Option is not an option")
+		}
+		if x.s&^optionTable[fam].takes&(1<<graceShift-1) != 0 {
+			optionPanic(call, x.s&^optionTable[fam].takes)
+		}
+		if x.s.grace() > 0 {
 			o &= 1<<graceShift - 1
 		}
-		o |= x
+		o |= x.s
+	}
+	if o&(keepGoing|startAll) == keepGoing|startAll {
+		panic("task: " + call + ": StartAll with KeepGoing: KeepGoing starts every child already")
 	}
 	return o
+}
+
+// optionPanic panics for the options in bad, which call does not take.
+func optionPanic(call string, bad optSet) {
+	for _, n := range optionNames {
+		if bad&n.flag != 0 {
+			panic("task: " + call + ": option " + n.name + " does not apply to " + call + " (see the option table in docs/design.md)")
+		}
+	}
 }

@@ -40,6 +40,8 @@ func watchOrphan[T any](t *Task[T], pe *PanicError) *extra {
 
 func crashIfUnobserved(w *orphanWatch) {
 	if !w.observed.Load() {
-		panic(&OrphanPanicError{PanicError: w.pe, call: w.call})
+		pe := *w.pe
+		pe.orphan = w.call
+		panic(&pe)
 	}
 }

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -70,10 +71,9 @@ func (o outcome) probed() probe.Outcome {
 }
 
 // invoke calls fn(ctx), stores its value in *v and records how it ended in
-// o. Every function of the package's calls and tasks runs through it, or
-// through one of its forms: invokeErr, for a function that returns only an
-// error, and, written out with the end of the child in the same deferred
-// call, Group.callGo and childTask.start, for the children of a Scope.
+// o. Every function of the package's calls, tasks and groups runs through
+// it, or through invokeErr, its form for a function that returns only an
+// error: how a function ended is decided here and nowhere else.
 //
 // Before calling fn, invoke records a Goexit (exited, [ErrGoexit]): if fn
 // calls runtime.Goexit, invoke never returns, and that record is what the
@@ -82,7 +82,7 @@ func (o outcome) probed() probe.Outcome {
 // Goexit), and the Goexit goes on. (iter.Pull keeps "did it end by Goexit"
 // the same way, in one flag set before the call.)
 func invoke[T any](ctx context.Context, at site, fn func(context.Context) (T, error), v *T, o *outcome) {
-	o.state, o.err = exited, ErrGoexit
+	o.begin()
 	if p := probe.Load(); p != nil {
 		invokeProbed(p, ctx, at, fn, v, o)
 		return
@@ -91,10 +91,9 @@ func invoke[T any](ctx context.Context, at site, fn func(context.Context) (T, er
 }
 
 // invokeErr is invoke for a function that returns only an error: a
-// function of Do, a call of ForEach. (A child of Group.Go runs in callGo,
-// which is invoke written out.)
+// function of Do, a call of ForEach, a child of Group.Go.
 func invokeErr(ctx context.Context, at site, fn func(context.Context) error, o *outcome) {
-	o.state, o.err = exited, ErrGoexit
+	o.begin()
 	if p := probe.Load(); p != nil {
 		invokeErrProbed(p, ctx, at, fn, o)
 		return
@@ -210,55 +209,64 @@ func panicStack() []byte {
 }
 
 // trimPanicFrames removes the frames of the recovery from the top of a
-// stack taken in a deferred function of invoke: invoke's own frames, the
-// runtime's panic frames, and those of a Named wrapper that raised the
-// panic again, keeping the goroutine header line. The stack then starts at
-// the frame that panicked. A stack of another shape is returned as it is.
+// stack taken while a panic is recovered, keeping the goroutine header
+// line, so that the stack starts at the frame that panicked. Everything
+// above the runtime's first panic frame is the recovery; a panic frame
+// reached through frames of this package only is a panic raised again by
+// the package (a Named function's), and the runtime's frames just below
+// the last panic frame raise a runtime error (sigpanic, goPanicIndex).
+// The frames are told apart by their package, not by a list of names. A
+// stack of another shape is returned as it is.
 func trimPanicFrames(stack []byte) []byte {
-	s := string(stack)
-	header, rest, ok := strings.Cut(s, "\n")
+	header, body, ok := strings.Cut(string(stack), "\n")
 	if !ok {
 		return stack
 	}
-	trimmed := false
-	for {
-		fn, _, _ := strings.Cut(rest, "\n")
-		if !recoveryFrame(fn) {
-			break
-		}
-		// Frames are two lines: the function, then a tab and its file.
-		for range 2 {
-			if _, rest, ok = strings.Cut(rest, "\n"); !ok {
-				return stack
+	lines := strings.Split(body, "\n")
+	// Frames are two lines: the function, then a tab and its file.
+	cut := -1 // the frame line after which the stack starts
+	for i := 0; i+1 < len(lines); i += 2 {
+		fn := lines[i]
+		switch {
+		case strings.HasPrefix(fn, "panic("):
+			cut = i
+		case cut >= 0 && strings.HasPrefix(fn, "runtime."):
+			// A runtime error raised below the panic: still the recovery.
+		case cut >= 0 && !strings.HasPrefix(fn, ownPackage):
+			return []byte(header + "\n" + strings.Join(lines[cut+2:], "\n"))
+		case cut >= 0:
+			// A frame of this package between two panics: look for the
+			// next panic frame; if none comes, the stack starts at cut.
+			if !panicBelow(lines[i:]) {
+				return []byte(header + "\n" + strings.Join(lines[cut+2:], "\n"))
 			}
 		}
-		trimmed = true
 	}
-	if !trimmed {
-		return stack
-	}
-	return []byte(header + "\n" + rest)
+	return stack
 }
 
-// recoveryFrame reports whether the function line of a frame is part of
-// the recovery of a panic rather than of the code that panicked.
-func recoveryFrame(fn string) bool {
-	if strings.HasPrefix(fn, "panic(") {
-		return true
-	}
-	// The closure of a Named function is named after the package that
-	// instantiates it: "main.handler.Named[...].1()".
-	if strings.Contains(fn, ".Named[...].") {
-		return true
-	}
-	name, ok := strings.CutPrefix(fn, "github.com/tasktuple/task.")
-	if !ok {
-		return false
-	}
-	for _, p := range [...]string{"panicStack(", "recordPanic[", "recovered[", "settleExit[", "runNamed[", "(*Group).callGo.func", "(*childTask[...]).start.func"} {
-		if strings.HasPrefix(name, p) {
+// panicBelow reports whether a panic frame comes in lines before a frame
+// of another package than this one and the runtime.
+func panicBelow(lines []string) bool {
+	for i := 0; i < len(lines); i += 2 {
+		switch fn := lines[i]; {
+		case strings.HasPrefix(fn, "panic("):
 			return true
+		case !strings.HasPrefix(fn, ownPackage) && !strings.HasPrefix(fn, "runtime."):
+			return false
 		}
 	}
 	return false
 }
+
+// ownPackage is the prefix of the names of this package's functions in a
+// stack: "github.com/tasktuple/task.".
+var ownPackage = func() string {
+	name := runtime.FuncForPC(reflect.ValueOf(endState).Pointer()).Name()
+	return name[:strings.LastIndex(name, ".")+1]
+}()
+
+// begin records a Goexit in o before a function is called: if the
+// function calls runtime.Goexit, the call never returns, and the record
+// stays (see invoke).
+func (o *outcome) begin() { o.state, o.err = exited, ErrGoexit }

@@ -7,8 +7,8 @@ import (
 
 // Quorum calls every function of fns concurrently, each in a new
 // goroutine, and returns once k of them have succeeded: their values and
-// positions, in the order they succeeded. The rules are RunFirstOK's with
-// k winners in place of one:
+// positions, in the order they succeeded. The rules are [Hedge]'s with k
+// winners in place of one:
 //
 //   - As soon as the k-th success comes, the functions still running are
 //     canceled with the cause [ErrLost]; their cancellations are stops,
@@ -19,43 +19,21 @@ import (
 //     fns[i]: ..."), with the cancellations in its Canceled, and nil
 //     values and positions.
 //   - Quorum returns only after every function has returned; a panic or a
-//     Goexit is raised once they all have, as by RunFirstOK. A function
-//     that succeeds after the quorum is reached is not a winner: its value
-//     is dropped (see [QuorumRelease]).
-//   - The winners' contexts are not canceled when Quorum returns, as
-//     RunFirstOK's winner's.
+//     Goexit is raised once they all have. release, if not nil, gets the
+//     value of every success Quorum does not return (a success after the
+//     quorum, or every success when the quorum failed), as Hedge's.
+//   - The winners' contexts are not canceled when Quorum returns.
 //
-// A quorum read of 2 of 3 replicas is Quorum(ctx, 2, r1, r2, r3); a
-// quorum write that must reach 2 of 3 fails as soon as 2 have failed. Use
-// [Named] for names in errors. Quorum panics if k is not between 1 and
-// len(fns), and for a nil ctx or function, before anything starts.
-func Quorum[T any](ctx context.Context, k int, fns ...func(context.Context) (T, error)) ([]T, []int, error) {
-	return quorum("Quorum", ctx, k, nil, fns)
-}
-
-// QuorumRelease is [Quorum] for values that hold resources: it calls
-// release with the value of every function that succeeded but did not win
-// (a success after the quorum, or every success when the quorum failed),
-// on the caller's goroutine, in argument order, after every function has
-// returned and before it returns. A nil release panics before anything
-// starts.
-func QuorumRelease[T any](ctx context.Context, k int, release func(T), fns ...func(context.Context) (T, error)) ([]T, []int, error) {
-	if release == nil {
-		nilArg("QuorumRelease", "release")
-	}
-	return quorum("QuorumRelease", ctx, k, release, fns)
-}
-
-func quorum[T any](name string, ctx context.Context, k int, release func(T), fns []func(context.Context) (T, error)) ([]T, []int, error) {
-	checkFns(name, ctx, fns)
+// A quorum read of 2 of 3 replicas is Quorum(ctx, 2, nil, r1, r2, r3); a
+// quorum write that must reach 2 of 3 fails as soon as 2 have failed.
+// Quorum panics if k is not between 1 and len(fns), and for a nil ctx or
+// function, before anything starts.
+func Quorum[T any](ctx context.Context, k int, release func(T), fns ...func(context.Context) (T, error)) ([]T, []int, error) {
+	checkFns("Quorum", ctx, fns)
 	if k < 1 || k > len(fns) {
-		panic("task: " + name + ": k is " + strconv.Itoa(k) + "; want 1 to len(fns), " + strconv.Itoa(len(fns)))
+		panic("task: Quorum: k is " + strconv.Itoa(k) + "; want 1 to len(fns), " + strconv.Itoa(len(fns)))
 	}
-	kind := kindQuorum
-	if release != nil {
-		kind = kindQuorumRelease
-	}
-	r := newRacer(ctx, kind, fns)
+	r := newRacer(ctx, kindQuorum, fns)
 	r.need = 0 // decided here, not in the functions' goroutines (see race.decide)
 	r.release = release
 	for i := range fns {
@@ -81,7 +59,7 @@ func quorum[T any](name string, ctx context.Context, k int, release func(T), fns
 			}
 		}
 	}
-	won, err := r.settleRace()
+	won, err := r.settleRace(nil)
 	if won == nil {
 		return nil, nil, err
 	}

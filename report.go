@@ -175,11 +175,11 @@ func (c *call) notStarted(err error, n int, at span, byStop bool) error {
 	if at.to > at.from {
 		ce.left = append(ce.left, at)
 	}
+	ce.NotStarted += n
 	if !byStop {
-		ce.Skipped += n
 		return ce
 	}
-	ce.NotStarted += n
+	ce.stopped = true
 	if ce.Ctx == nil && c.parent.Err() != nil {
 		ce.Ctx = contextError(c.parent)
 	}

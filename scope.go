@@ -7,9 +7,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"unsafe"
-
-	"github.com/tasktuple/task/internal/probe"
 )
 
 // Scope runs body with a new [Group] and returns what body returns, once
@@ -43,7 +40,7 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 		nilArg("Scope", "body")
 	}
 	g := new(Group)
-	g.init(ctx, options(opts), kindScope)
+	g.init(ctx, options("Scope", famScope, opts), kindScope)
 	var r R
 	returned := false
 	defer func() {
@@ -309,15 +306,11 @@ type childTask[T any] struct {
 // task completes, so that a TrySpawn that sees the task completed finds
 // the slot free. It reports whether the function returned; if it called
 // runtime.Goexit, it does not, and, as this goroutine unwinds, the waiting
-// children start on another. It is invoke written out, as Group.callGo
-// is: one deferred call recovers and ends the child.
+// children start on another.
 func (c *childTask[T]) start(g *Group, slot bool) (returned bool) {
 	var v T
-	o := outcome{state: exited, err: ErrGoexit}
+	var o outcome
 	defer func() {
-		if o.state == exited {
-			settleExit(&v, &o, recover())
-		}
 		c.end(g, v, &o, slot)
 		g.leave()
 		returned = o.state != exited
@@ -325,12 +318,7 @@ func (c *childTask[T]) start(g *Group, slot bool) (returned bool) {
 			g.runQueued(true)
 		}
 	}()
-	if p := probe.Load(); p != nil {
-		invokeProbed(p, g.ctx, site{&g.c, c.index}, c.fn, &v, &o)
-		return
-	}
-	v, o.err = c.fn(g.ctx)
-	o.state = endState(o.err)
+	invoke(g.ctx, site{&g.c, c.index}, c.fn, &v, &o)
 	return
 }
 
@@ -521,42 +509,26 @@ func (g *Group) collect() (report, error) {
 	return f, err
 }
 
-// hashable reports whether err can be a map key: its type is comparable
-// and so is what it holds (an interface field may hold a slice).
-func hashable(err error) (ok bool) {
-	if !reflect.TypeOf(err).Comparable() {
-		return false
-	}
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	_ = map[error]bool{err: true}
-	return true
-}
-
 // An occurrenceCount counts the errors in the tree of an error, by
 // occurrenceKey.
 type occurrenceCount map[any]int
 
 // occurrenceKey is the key of err in an occurrenceCount: err itself if it
-// can be compared; otherwise its identity, which is what every copy of the
-// interface value shares: its dynamic type and the address of the value it
-// boxes. A failure that a child returned and the body received through a
-// wait is the same interface value, copied, so it has the same identity; an
-// equal value that another child returned has not.
+// can be compared (reflect's Comparable looks into what an interface field
+// holds); otherwise its type and message, so that a failure a child
+// returned and the body received through a wait, the same value copied,
+// has the same key.
 func occurrenceKey(err error) any {
-	if hashable(err) {
+	if reflect.ValueOf(err).Comparable() {
 		return err
 	}
-	return identity{reflect.TypeOf(err), (*[2]unsafe.Pointer)(unsafe.Pointer(&err))[1]}
+	return identity{reflect.TypeOf(err), err.Error()}
 }
 
 // An identity is an error value that cannot be compared, as a key.
 type identity struct {
-	t reflect.Type
-	p unsafe.Pointer
+	t   reflect.Type
+	msg string
 }
 
 // take reports whether err, without the name of a Named function, has an

@@ -1,40 +1,27 @@
 package task
 
-// A Source is the producer side of a [Task] that is completed by a
-// callback or another goroutine rather than by a function started with [Go]:
-// the counterpart of .NET's TaskCompletionSource, or a promise.
+// Promise returns a pending task and the function that completes it: a task
+// completed by a callback or another goroutine rather than by a function
+// started with [Go], as .NET's TaskCompletionSource or a promise.
 //
-// The task completes once. Complete may be called any number of times from
-// any goroutines: the first call wins, and every later call returns false
-// without changing what waiters see.
+// The first call of complete completes t with v and err and reports true;
+// every later call, from any goroutine, reports false and changes nothing
+// that waiters see. complete(fetch()) passes a function's two results
+// straight through; a task already complete is
 //
-// Make a Source with [NewSource]; the zero Source is not usable, and a
-// Source must not be copied.
-type Source[T any] struct {
-	t Task[T]
+//	t, complete := task.Promise[int]()
+//	complete(42, nil)
+func Promise[T any]() (t *Task[T], complete func(v T, err error) bool) {
+	t = new(Task[T])
+	t.wg.Add(1)
+	return t, t.completeWith
 }
 
-// NewSource returns a Source whose task is pending.
-func NewSource[T any]() *Source[T] {
-	s := new(Source[T])
-	s.t.wg.Add(1)
-	return s
-}
-
-// Task returns the task that s completes. It is the same task at every call.
-func (s *Source[T]) Task() *Task[T] {
-	return &s.t
-}
-
-// Complete completes the task with v and err, and reports whether this call
-// did so. A false result means the task had already completed: v and err
-// are dropped, and waiters keep the first result.
-//
-// Complete(fetch()) passes a function's two results straight through.
-func (s *Source[T]) Complete(v T, err error) bool {
+// completeWith is the complete function of Promise.
+func (t *Task[T]) completeWith(v T, err error) bool {
 	st := succeeded
 	if err != nil {
 		st = failed
 	}
-	return s.t.complete(v, outcome{state: st, err: err})
+	return t.complete(v, outcome{state: st, err: err})
 }

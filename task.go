@@ -62,25 +62,6 @@ func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error), 
 	invoke(ctx, site{}, fn, &v, &o)
 }
 
-// FromResult returns a Task that has already completed with v.
-func FromResult[T any](v T) *Task[T] {
-	t := &Task[T]{val: v}
-	t.state.Store(succeeded)
-	return t
-}
-
-// FromError returns a Task that has already failed with err. It panics if
-// err is nil.
-func FromError[T any](err error) *Task[T] {
-	if err == nil {
-		panic("task: FromError: err is nil")
-	}
-	t := &Task[T]{}
-	t.err = err
-	t.state.Store(failed)
-	return t
-}
-
 // complete records o and v, unless the task has completed already, and
 // reports whether it did.
 func (t *Task[T]) complete(v T, o outcome) bool {
@@ -152,28 +133,6 @@ func (t *Task[T]) wait(ctx context.Context) (T, error) {
 	return t.val, t.err
 }
 
-// TryWait is the non-blocking form of Wait: if t has completed, it reports
-// its value and error as Wait does, with ok true; otherwise it returns at
-// once with ok false.
-//
-// The results are Wait's, in Wait's order, with ok after them: Go has two
-// conventions for the last result, the error and the comma-ok flag, and
-// they meet here. ok comes last because it says whether the others mean
-// anything at all (as in v, ok := m[k]), while err is part of the value
-// read; golang.org/x/sync/singleflight's Do returns (v, err, shared) for
-// the same reason. So `v, err, ok := t.TryWait()` reads as Wait plus "was
-// it there".
-func (t *Task[T]) TryWait() (v T, err error, ok bool) {
-	if t == nil {
-		panic("task: TryWait: t is nil")
-	}
-	if t.state.Load() == pending {
-		return v, nil, false
-	}
-	t.raise()
-	return t.val, t.err, true
-}
-
 // Done returns a channel that is closed when t completes, for use in a
 // select statement. The channel is made on the first call while t is
 // pending; a completed task returns a shared closed channel.
@@ -191,12 +150,4 @@ func (t *Task[T]) Done() <-chan struct{} {
 // every await.
 func (t *Task[T]) ok() bool {
 	return t != nil && t.state.Load() == succeeded
-}
-
-// awaiter implements [Awaiter]. It returns nil for a nil *Task.
-func (t *Task[T]) awaiter() *core {
-	if t == nil {
-		return nil
-	}
-	return &t.core
 }

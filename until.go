@@ -16,18 +16,18 @@ var ErrNotEnough = errors.New("task: Until: every function returned and enough n
 // two replicas that agree, a score good enough, the first n that pass a
 // check. The rules are [Quorum]'s with enough in place of the count k:
 //
-//   - enough runs on the caller's goroutine, once per success, in the order
-//     the functions succeeded, with the successes so far: their values and
-//     positions, in that order (vals[j] is the value of fns[at[j]]). It
-//     must not keep or change the slices; no two calls of it overlap.
-//     Failures are not passed to it, and do not end the call.
+//   - Until takes the functions' returns one at a time, in the order they
+//     came, and calls enough on the caller's goroutine after each success,
+//     with the successes taken so far: their values and positions, in that
+//     order (vals[j] is the value of fns[at[j]]). It must not keep or
+//     change the slices. Failures are not passed to it, and do not end the
+//     call.
 //   - When enough returns true, the functions still running are canceled
 //     with the cause [ErrLost]: their cancellations are stops, not
-//     failures. Until returns the successes that enough saw, left (the
-//     positions, in ascending order, of the functions whose return Until
-//     had not yet seen when enough returned true: the functions canceled),
-//     and a nil error. Failures that came before are dropped, as are the
-//     values of functions that succeed after.
+//     failures. Until returns the successes enough saw, left and a nil
+//     error. left holds, in ascending order, the positions of the functions
+//     whose return Until had not taken when enough returned true: those
+//     canceled, and those that returned while enough was deciding.
 //   - If every function returns and enough never returned true, Until
 //     returns every success, a nil left, and an error: a *[CallError] with
 //     every failure ("task: Until: fns[i]: ..."), or [ErrNotEnough] if none
@@ -35,28 +35,27 @@ var ErrNotEnough = errors.New("task: Until: every function returned and enough n
 //   - If the caller's ctx is done first, enough is not called again, and
 //     Until ends as above once every function has returned, with the
 //     successes enough saw: the error is a *CallError whose Ctx is ctx's
-//     error if ctx stopped a function (it returned ctx's error after ctx
-//     was done, as for RunN), else as above.
+//     error if ctx stopped a function, else as above.
 //   - Until returns only after every function has returned; a panic or a
-//     Goexit of a function is raised once they all have, as by RunFirstOK.
-//     A panic or Goexit in enough cancels the functions (with ErrLost) and
-//     goes on once they have returned.
+//     Goexit of a function is raised once they all have. A panic or Goexit
+//     in enough cancels the functions (with ErrLost) and goes on once they
+//     have returned.
+//   - release, if not nil, gets the value of every success Until does not
+//     return (those in left that succeeded, and those after ctx was done),
+//     as [Hedge]'s. Without release such values are dropped.
 //   - The contexts of the successes enough saw are not canceled when Until
-//     returns, as RunFirstOK's winner's.
+//     returns.
 //
-// With no functions Until returns [ErrNoTasks]. A nil ctx, enough or
-// function panics before anything starts. Use [Named] for names in
-// errors; Until takes no options, as RunFirstOK.
-func Until[T any](ctx context.Context, enough func(vals []T, at []int) bool, fns ...func(context.Context) (T, error)) (vals []T, at []int, left []int, err error) {
+// No functions, a nil ctx, enough or function panics before anything
+// starts.
+func Until[T any](ctx context.Context, enough func(vals []T, at []int) bool, release func(T), fns ...func(context.Context) (T, error)) (vals []T, at []int, left []int, err error) {
 	checkFns("Until", ctx, fns)
 	if enough == nil {
 		nilArg("Until", "enough")
 	}
-	if len(fns) == 0 {
-		return nil, nil, nil, ErrNoTasks
-	}
 	r := newRacer(ctx, kindUntil, fns)
 	r.need = 0 // no success decides alone: trigger leaves the call to enough
+	r.release = release
 	for i := range fns {
 		r.launch(i, true)
 	}
@@ -89,7 +88,7 @@ func Until[T any](ctx context.Context, enough func(vals []T, at []int) bool, fns
 		}
 	}
 	ended = true
-	won, err := r.settleRace()
+	won, err := r.settleRace(at)
 	if won != nil {
 		return vals, at, left, nil
 	}

@@ -11,20 +11,6 @@ import (
 // different value type at each position, driven by slots (see slot_test.go).
 var arities = []arity{
 	{
-		n: 1,
-		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
-			r1, err := Await1(ctx, taskFor[int](ctx, sl[0]), opts...)
-			return []any{r1}, err
-		},
-		allocsAwait: func() float64 {
-			ctx := context.Background()
-			t1 := FromResult(val[int](1))
-			return testing.AllocsPerRun(100, func() {
-				_, _ = Await1(ctx, t1)
-			})
-		},
-	},
-	{
 		n: 2,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
 			r1, r2, err := Await2(ctx, taskFor[int](ctx, sl[0]), taskFor[string](ctx, sl[1]), opts...)

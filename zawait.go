@@ -4,46 +4,23 @@ package task
 
 import "context"
 
-// Await1 waits for t1 to complete and returns its value.
+// Await2 waits for t1 and t2 to complete and returns their values in
+// argument order. It waits for every task, even after one has failed, and
+// cancels nothing: the tasks belong to whoever started them. The return of
+// each task's function synchronizes before the return of Await2.
 //
-// Await1 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await1: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
+// The error is nil if both succeeded; otherwise a *[CallError] with one
+// [PositionError] per failure in argument order ("task: Await2: t1: ..."),
+// and zero values, or with [Settled] the values of the tasks that
+// completed. If a task panicked, Await2 raises its *[PanicError] once both
+// have completed; if one called [runtime.Goexit], Await2 calls it too. If
+// ctx is done first, Await2 returns at once, with ctx's error in
+// CallError.Ctx, and the tasks keep running.
 //
-// Await1 of tasks that have completed successfully does not allocate.
-func Await1[T1 any](ctx context.Context, t1 *Task[T1], opts ...Option) (T1, error) {
-	if ctx != nil && t1.ok() {
-		return t1.val, nil
-	}
-	return await1(ctx, opts, t1)
-}
-
-func await1[T1 any](ctx context.Context, opts []Option, t1 *Task[T1]) (r1 T1, err error) {
-	if ctx == nil {
-		nilArg("Await1", "ctx")
-	}
-	if t1 == nil {
-		nilArg("Await1", "t1")
-	}
-	cs := [...]*core{&t1.core}
-	err = awaitCores(ctx, "Await1", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
-		r1 = t1.settled()
-	}
-	return
-}
-
-// Await2 waits for t1, t2 to complete and returns their values in argument order.
-//
-// Await2 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await2: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await2 of tasks that have completed successfully does not allocate.
+// A nil ctx or task panics. Awaiting tasks that have succeeded does not
+// allocate.
 func Await2[T1, T2 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], opts ...Option) (T1, T2, error) {
-	if ctx != nil && t1.ok() && t2.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() {
 		return t1.val, t2.val, nil
 	}
 	return await2(ctx, opts, t1, t2)
@@ -61,22 +38,15 @@ func await2[T1, T2 any](ctx context.Context, opts []Option, t1 *Task[T1], t2 *Ta
 	}
 	cs := [...]*core{&t1.core, &t2.core}
 	err = awaitCores(ctx, "Await2", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await2", famAwait, opts)&settled != 0 {
 		r1, r2 = t1.settled(), t2.settled()
 	}
 	return
 }
 
-// Await3 waits for t1, t2, t3 to complete and returns their values in argument order.
-//
-// Await3 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await3: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await3 of tasks that have completed successfully does not allocate.
+// Await3 is [Await2] for 3 tasks.
 func Await3[T1, T2, T3 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], opts ...Option) (T1, T2, T3, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() {
 		return t1.val, t2.val, t3.val, nil
 	}
 	return await3(ctx, opts, t1, t2, t3)
@@ -97,22 +67,15 @@ func await3[T1, T2, T3 any](ctx context.Context, opts []Option, t1 *Task[T1], t2
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core}
 	err = awaitCores(ctx, "Await3", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await3", famAwait, opts)&settled != 0 {
 		r1, r2, r3 = t1.settled(), t2.settled(), t3.settled()
 	}
 	return
 }
 
-// Await4 waits for t1, t2, t3, t4 to complete and returns their values in argument order.
-//
-// Await4 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await4: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await4 of tasks that have completed successfully does not allocate.
+// Await4 is [Await2] for 4 tasks.
 func Await4[T1, T2, T3, T4 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], opts ...Option) (T1, T2, T3, T4, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() {
 		return t1.val, t2.val, t3.val, t4.val, nil
 	}
 	return await4(ctx, opts, t1, t2, t3, t4)
@@ -136,22 +99,15 @@ func await4[T1, T2, T3, T4 any](ctx context.Context, opts []Option, t1 *Task[T1]
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core}
 	err = awaitCores(ctx, "Await4", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await4", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4 = t1.settled(), t2.settled(), t3.settled(), t4.settled()
 	}
 	return
 }
 
-// Await5 waits for t1, t2, t3, t4, t5 to complete and returns their values in argument order.
-//
-// Await5 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await5: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await5 of tasks that have completed successfully does not allocate.
+// Await5 is [Await2] for 5 tasks.
 func Await5[T1, T2, T3, T4, T5 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], opts ...Option) (T1, T2, T3, T4, T5, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, nil
 	}
 	return await5(ctx, opts, t1, t2, t3, t4, t5)
@@ -178,22 +134,15 @@ func await5[T1, T2, T3, T4, T5 any](ctx context.Context, opts []Option, t1 *Task
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core}
 	err = awaitCores(ctx, "Await5", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await5", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled()
 	}
 	return
 }
 
-// Await6 waits for t1, t2, t3, t4, t5, t6 to complete and returns their values in argument order.
-//
-// Await6 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await6: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await6 of tasks that have completed successfully does not allocate.
+// Await6 is [Await2] for 6 tasks.
 func Await6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], opts ...Option) (T1, T2, T3, T4, T5, T6, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, nil
 	}
 	return await6(ctx, opts, t1, t2, t3, t4, t5, t6)
@@ -223,22 +172,15 @@ func await6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, opts []Option, t1 *
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core}
 	err = awaitCores(ctx, "Await6", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await6", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled()
 	}
 	return
 }
 
-// Await7 waits for t1, t2, t3, t4, t5, t6, t7 to complete and returns their values in argument order.
-//
-// Await7 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await7: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await7 of tasks that have completed successfully does not allocate.
+// Await7 is [Await2] for 7 tasks.
 func Await7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, nil
 	}
 	return await7(ctx, opts, t1, t2, t3, t4, t5, t6, t7)
@@ -271,22 +213,15 @@ func await7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, opts []Option, 
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core}
 	err = awaitCores(ctx, "Await7", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await7", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled()
 	}
 	return
 }
 
-// Await8 waits for t1, t2, t3, t4, t5, t6, t7, t8 to complete and returns their values in argument order.
-//
-// Await8 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await8: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await8 of tasks that have completed successfully does not allocate.
+// Await8 is [Await2] for 8 tasks.
 func Await8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, t8.val, nil
 	}
 	return await8(ctx, opts, t1, t2, t3, t4, t5, t6, t7, t8)
@@ -322,22 +257,15 @@ func await8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, opts []Opti
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core}
 	err = awaitCores(ctx, "Await8", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await8", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled()
 	}
 	return
 }
 
-// Await9 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9 to complete and returns their values in argument order.
-//
-// Await9 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await9: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await9 of tasks that have completed successfully does not allocate.
+// Await9 is [Await2] for 9 tasks.
 func Await9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, t8.val, t9.val, nil
 	}
 	return await9(ctx, opts, t1, t2, t3, t4, t5, t6, t7, t8, t9)
@@ -376,22 +304,15 @@ func await9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, opts []
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core}
 	err = awaitCores(ctx, "Await9", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await9", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled()
 	}
 	return
 }
 
-// Await10 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10 to complete and returns their values in argument order.
-//
-// Await10 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await10: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await10 of tasks that have completed successfully does not allocate.
+// Await10 is [Await2] for 10 tasks.
 func Await10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, t8.val, t9.val, t10.val, nil
 	}
 	return await10(ctx, opts, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10)
@@ -433,22 +354,15 @@ func await10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, o
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core}
 	err = awaitCores(ctx, "Await10", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await10", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled()
 	}
 	return
 }
 
-// Await11 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11 to complete and returns their values in argument order.
-//
-// Await11 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await11: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await11 of tasks that have completed successfully does not allocate.
+// Await11 is [Await2] for 11 tasks.
 func Await11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, t8.val, t9.val, t10.val, t11.val, nil
 	}
 	return await11(ctx, opts, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11)
@@ -493,22 +407,15 @@ func await11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Conte
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core}
 	err = awaitCores(ctx, "Await11", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await11", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled()
 	}
 	return
 }
 
-// Await12 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12 to complete and returns their values in argument order.
-//
-// Await12 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await12: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await12 of tasks that have completed successfully does not allocate.
+// Await12 is [Await2] for 12 tasks.
 func Await12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, t8.val, t9.val, t10.val, t11.val, t12.val, nil
 	}
 	return await12(ctx, opts, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12)
@@ -556,22 +463,15 @@ func await12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core}
 	err = awaitCores(ctx, "Await12", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await12", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled()
 	}
 	return
 }
 
-// Await13 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13 to complete and returns their values in argument order.
-//
-// Await13 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await13: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await13 of tasks that have completed successfully does not allocate.
+// Await13 is [Await2] for 13 tasks.
 func Await13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], t13 *Task[T13], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() && t13.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() && t13.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, t8.val, t9.val, t10.val, t11.val, t12.val, t13.val, nil
 	}
 	return await13(ctx, opts, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13)
@@ -622,22 +522,15 @@ func await13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx con
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core}
 	err = awaitCores(ctx, "Await13", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await13", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled()
 	}
 	return
 }
 
-// Await14 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14 to complete and returns their values in argument order.
-//
-// Await14 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await14: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await14 of tasks that have completed successfully does not allocate.
+// Await14 is [Await2] for 14 tasks.
 func Await14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], t13 *Task[T13], t14 *Task[T14], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() && t13.ok() && t14.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() && t13.ok() && t14.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, t8.val, t9.val, t10.val, t11.val, t12.val, t13.val, t14.val, nil
 	}
 	return await14(ctx, opts, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14)
@@ -691,22 +584,15 @@ func await14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ct
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core, &t14.core}
 	err = awaitCores(ctx, "Await14", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await14", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled(), t14.settled()
 	}
 	return
 }
 
-// Await15 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15 to complete and returns their values in argument order.
-//
-// Await15 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await15: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await15 of tasks that have completed successfully does not allocate.
+// Await15 is [Await2] for 15 tasks.
 func Await15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], t13 *Task[T13], t14 *Task[T14], t15 *Task[T15], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() && t13.ok() && t14.ok() && t15.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() && t13.ok() && t14.ok() && t15.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, t8.val, t9.val, t10.val, t11.val, t12.val, t13.val, t14.val, t15.val, nil
 	}
 	return await15(ctx, opts, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15)
@@ -763,22 +649,15 @@ func await15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 an
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core, &t14.core, &t15.core}
 	err = awaitCores(ctx, "Await15", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await15", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled(), t14.settled(), t15.settled()
 	}
 	return
 }
 
-// Await16 waits for t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15, t16 to complete and returns their values in argument order.
-//
-// Await16 waits for every task, even after one has failed, and cancels
-// nothing; errors ("task: Await16: t1: ..."), panics and a ctx done first
-// follow the package documentation. With [Settled], the values of completed
-// tasks are returned along with the error.
-//
-// Await16 of tasks that have completed successfully does not allocate.
+// Await16 is [Await2] for 16 tasks.
 func Await16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], t3 *Task[T3], t4 *Task[T4], t5 *Task[T5], t6 *Task[T6], t7 *Task[T7], t8 *Task[T8], t9 *Task[T9], t10 *Task[T10], t11 *Task[T11], t12 *Task[T12], t13 *Task[T13], t14 *Task[T14], t15 *Task[T15], t16 *Task[T16], opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, error) {
-	if ctx != nil && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() && t13.ok() && t14.ok() && t15.ok() && t16.ok() {
+	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() && t3.ok() && t4.ok() && t5.ok() && t6.ok() && t7.ok() && t8.ok() && t9.ok() && t10.ok() && t11.ok() && t12.ok() && t13.ok() && t14.ok() && t15.ok() && t16.ok() {
 		return t1.val, t2.val, t3.val, t4.val, t5.val, t6.val, t7.val, t8.val, t9.val, t10.val, t11.val, t12.val, t13.val, t14.val, t15.val, t16.val, nil
 	}
 	return await16(ctx, opts, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15, t16)
@@ -838,7 +717,7 @@ func await16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T
 	}
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core, &t14.core, &t15.core, &t16.core}
 	err = awaitCores(ctx, "Await16", cs[:])
-	if err == nil || options(opts)&Settled != 0 {
+	if err == nil || options("Await16", famAwait, opts)&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled(), t14.settled(), t15.settled(), t16.settled()
 	}
 	return

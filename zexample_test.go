@@ -9,14 +9,6 @@ import (
 	"github.com/tasktuple/task"
 )
 
-func ExampleAwait1() {
-	ctx := context.Background()
-	t1 := task.FromResult(1)
-	v1, err := task.Await1(ctx, t1)
-	fmt.Println(v1, err)
-	// Output: 1 <nil>
-}
-
 func ExampleAwait2() {
 	ctx := context.Background()
 	t1 := task.FromResult(1)

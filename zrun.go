@@ -4,12 +4,18 @@ package task
 
 import "context"
 
-// Run2 calls f1, f2 concurrently and returns their values in
-// argument order: f1 in a new goroutine, f2 on the
-// caller's goroutine. Run2 returns only after every function has returned.
+// Run2 calls f1 and f2 concurrently, f1 in a new goroutine and f2 on the
+// caller's, and returns their values in argument order once both have
+// returned. Each function's return synchronizes before the return of Run2.
 //
-// Cancellation, errors ("task: Run2: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
+// The functions get a context derived from ctx that is canceled as soon as
+// one fails (fail-fast); [KeepGoing] gives them ctx itself. The error is nil
+// if both succeeded; otherwise a *[CallError] with one [PositionError] per
+// failure in argument order ("task: Run2: f2: ..."), and zero values, or
+// with [Settled] the values produced. A panic in a function is raised on
+// the caller's goroutine as a *[PanicError] once both have returned; a
+// [runtime.Goexit] is passed on. The options are [KeepGoing], [Settled],
+// [FirstError] and [Grace].
 //
 // A nil ctx or function panics before anything starts.
 func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), opts ...Option) (T1, T2, error) {
@@ -25,7 +31,7 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run2[T1, T2]{f1: f1}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run2", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(2)
 	s.startN(1)
 	runLast(&s.call, 1, f2, &s.r2)
@@ -53,14 +59,7 @@ func (s *run2[T1, T2]) goroutine(i int) {
 	}
 }
 
-// Run3 calls f1, f2, f3 concurrently and returns their values in
-// argument order: f1 to f2 each in a new goroutine, f3 on the
-// caller's goroutine. Run3 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run3: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run3 is [Run2] for 3 functions.
 func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), opts ...Option) (T1, T2, T3, error) {
 	if ctx == nil {
 		nilArg("Run3", "ctx")
@@ -77,7 +76,7 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run3[T1, T2, T3]{f1: f1, f2: f2}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run3", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(3)
 	s.startN(2)
 	runLast(&s.call, 2, f3, &s.r3)
@@ -109,14 +108,7 @@ func (s *run3[T1, T2, T3]) goroutine(i int) {
 	}
 }
 
-// Run4 calls f1, f2, f3, f4 concurrently and returns their values in
-// argument order: f1 to f3 each in a new goroutine, f4 on the
-// caller's goroutine. Run4 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run4: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run4 is [Run2] for 4 functions.
 func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), opts ...Option) (T1, T2, T3, T4, error) {
 	if ctx == nil {
 		nilArg("Run4", "ctx")
@@ -136,7 +128,7 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run4[T1, T2, T3, T4]{f1: f1, f2: f2, f3: f3}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run4", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(4)
 	s.startN(3)
 	runLast(&s.call, 3, f4, &s.r4)
@@ -172,14 +164,7 @@ func (s *run4[T1, T2, T3, T4]) goroutine(i int) {
 	}
 }
 
-// Run5 calls f1, f2, f3, f4, f5 concurrently and returns their values in
-// argument order: f1 to f4 each in a new goroutine, f5 on the
-// caller's goroutine. Run5 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run5: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run5 is [Run2] for 5 functions.
 func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), opts ...Option) (T1, T2, T3, T4, T5, error) {
 	if ctx == nil {
 		nilArg("Run5", "ctx")
@@ -202,7 +187,7 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run5[T1, T2, T3, T4, T5]{f1: f1, f2: f2, f3: f3, f4: f4}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run5", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(5)
 	s.startN(4)
 	runLast(&s.call, 4, f5, &s.r5)
@@ -242,14 +227,7 @@ func (s *run5[T1, T2, T3, T4, T5]) goroutine(i int) {
 	}
 }
 
-// Run6 calls f1, f2, f3, f4, f5, f6 concurrently and returns their values in
-// argument order: f1 to f5 each in a new goroutine, f6 on the
-// caller's goroutine. Run6 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run6: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run6 is [Run2] for 6 functions.
 func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), opts ...Option) (T1, T2, T3, T4, T5, T6, error) {
 	if ctx == nil {
 		nilArg("Run6", "ctx")
@@ -275,7 +253,7 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run6[T1, T2, T3, T4, T5, T6]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run6", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(6)
 	s.startN(5)
 	runLast(&s.call, 5, f6, &s.r6)
@@ -319,14 +297,7 @@ func (s *run6[T1, T2, T3, T4, T5, T6]) goroutine(i int) {
 	}
 }
 
-// Run7 calls f1, f2, f3, f4, f5, f6, f7 concurrently and returns their values in
-// argument order: f1 to f6 each in a new goroutine, f7 on the
-// caller's goroutine. Run7 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run7: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run7 is [Run2] for 7 functions.
 func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, error) {
 	if ctx == nil {
 		nilArg("Run7", "ctx")
@@ -355,7 +326,7 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run7[T1, T2, T3, T4, T5, T6, T7]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run7", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(7)
 	s.startN(6)
 	runLast(&s.call, 6, f7, &s.r7)
@@ -403,14 +374,7 @@ func (s *run7[T1, T2, T3, T4, T5, T6, T7]) goroutine(i int) {
 	}
 }
 
-// Run8 calls f1, f2, f3, f4, f5, f6, f7, f8 concurrently and returns their values in
-// argument order: f1 to f7 each in a new goroutine, f8 on the
-// caller's goroutine. Run8 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run8: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run8 is [Run2] for 8 functions.
 func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, error) {
 	if ctx == nil {
 		nilArg("Run8", "ctx")
@@ -442,7 +406,7 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run8[T1, T2, T3, T4, T5, T6, T7, T8]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run8", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(8)
 	s.startN(7)
 	runLast(&s.call, 7, f8, &s.r8)
@@ -494,14 +458,7 @@ func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) goroutine(i int) {
 	}
 }
 
-// Run9 calls f1, f2, f3, f4, f5, f6, f7, f8, f9 concurrently and returns their values in
-// argument order: f1 to f8 each in a new goroutine, f9 on the
-// caller's goroutine. Run9 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run9: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run9 is [Run2] for 9 functions.
 func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, error) {
 	if ctx == nil {
 		nilArg("Run9", "ctx")
@@ -536,7 +493,7 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run9", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(9)
 	s.startN(8)
 	runLast(&s.call, 8, f9, &s.r9)
@@ -592,14 +549,7 @@ func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) goroutine(i int) {
 	}
 }
 
-// Run10 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10 concurrently and returns their values in
-// argument order: f1 to f9 each in a new goroutine, f10 on the
-// caller's goroutine. Run10 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run10: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run10 is [Run2] for 10 functions.
 func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, error) {
 	if ctx == nil {
 		nilArg("Run10", "ctx")
@@ -637,7 +587,7 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run10", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(10)
 	s.startN(9)
 	runLast(&s.call, 9, f10, &s.r10)
@@ -697,14 +647,7 @@ func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) goroutine(i int) {
 	}
 }
 
-// Run11 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11 concurrently and returns their values in
-// argument order: f1 to f10 each in a new goroutine, f11 on the
-// caller's goroutine. Run11 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run11: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run11 is [Run2] for 11 functions.
 func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, error) {
 	if ctx == nil {
 		nilArg("Run11", "ctx")
@@ -745,7 +688,7 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run11", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(11)
 	s.startN(10)
 	runLast(&s.call, 10, f11, &s.r11)
@@ -809,14 +752,7 @@ func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) goroutine(i int) {
 	}
 }
 
-// Run12 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12 concurrently and returns their values in
-// argument order: f1 to f11 each in a new goroutine, f12 on the
-// caller's goroutine. Run12 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run12: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run12 is [Run2] for 12 functions.
 func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, error) {
 	if ctx == nil {
 		nilArg("Run12", "ctx")
@@ -860,7 +796,7 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run12", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(12)
 	s.startN(11)
 	runLast(&s.call, 11, f12, &s.r12)
@@ -928,14 +864,7 @@ func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) goroutine(i i
 	}
 }
 
-// Run13 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13 concurrently and returns their values in
-// argument order: f1 to f12 each in a new goroutine, f13 on the
-// caller's goroutine. Run13 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run13: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run13 is [Run2] for 13 functions.
 func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), f13 func(context.Context) (T13, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, error) {
 	if ctx == nil {
 		nilArg("Run13", "ctx")
@@ -982,7 +911,7 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run13", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(13)
 	s.startN(12)
 	runLast(&s.call, 12, f13, &s.r13)
@@ -1054,14 +983,7 @@ func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) goroutin
 	}
 }
 
-// Run14 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14 concurrently and returns their values in
-// argument order: f1 to f13 each in a new goroutine, f14 on the
-// caller's goroutine. Run14 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run14: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run14 is [Run2] for 14 functions.
 func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), f13 func(context.Context) (T13, error), f14 func(context.Context) (T14, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, error) {
 	if ctx == nil {
 		nilArg("Run14", "ctx")
@@ -1111,7 +1033,7 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run14", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(14)
 	s.startN(13)
 	runLast(&s.call, 13, f14, &s.r14)
@@ -1187,14 +1109,7 @@ func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) gor
 	}
 }
 
-// Run15 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15 concurrently and returns their values in
-// argument order: f1 to f14 each in a new goroutine, f15 on the
-// caller's goroutine. Run15 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run15: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run15 is [Run2] for 15 functions.
 func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), f13 func(context.Context) (T13, error), f14 func(context.Context) (T14, error), f15 func(context.Context) (T15, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, error) {
 	if ctx == nil {
 		nilArg("Run15", "ctx")
@@ -1247,7 +1162,7 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run15", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(15)
 	s.startN(14)
 	runLast(&s.call, 14, f15, &s.r15)
@@ -1327,14 +1242,7 @@ func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]
 	}
 }
 
-// Run16 calls f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, f16 concurrently and returns their values in
-// argument order: f1 to f15 each in a new goroutine, f16 on the
-// caller's goroutine. Run16 returns only after every function has returned.
-//
-// Cancellation, errors ("task: Run16: f2: ..."), panics and the options
-// ([KeepGoing], [Settled], [Grace]) follow the package documentation.
-//
-// A nil ctx or function panics before anything starts.
+// Run16 is [Run2] for 16 functions.
 func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16 any](ctx context.Context, f1 func(context.Context) (T1, error), f2 func(context.Context) (T2, error), f3 func(context.Context) (T3, error), f4 func(context.Context) (T4, error), f5 func(context.Context) (T5, error), f6 func(context.Context) (T6, error), f7 func(context.Context) (T7, error), f8 func(context.Context) (T8, error), f9 func(context.Context) (T9, error), f10 func(context.Context) (T10, error), f11 func(context.Context) (T11, error), f12 func(context.Context) (T12, error), f13 func(context.Context) (T13, error), f14 func(context.Context) (T14, error), f15 func(context.Context) (T15, error), f16 func(context.Context) (T16, error), opts ...Option) (T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16, error) {
 	if ctx == nil {
 		nilArg("Run16", "ctx")
@@ -1390,7 +1298,7 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
 	s := &run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14, f15: f15}
-	s.initKind(ctx, options(opts), s.outs[:], kindRunN, s)
+	s.initKind(ctx, options("Run16", famRunN, opts), s.outs[:], kindRunN, s)
 	s.wg.Add(16)
 	s.startN(15)
 	runLast(&s.call, 15, f16, &s.r16)

@@ -90,7 +90,7 @@ func (a Arity) Join(format string) string {
 
 type data struct {
 	Header  string
-	Arities []Arity // 1..MaxArity
+	Arities []Arity // 2..MaxArity
 	Bench   []int   // arities with benchmarks
 }
 
@@ -108,7 +108,7 @@ func arities(from int) []Arity {
 
 // Files returns the generated files of package task, by name, formatted.
 func Files() (map[string][]byte, error) {
-	d := data{Header: Header, Arities: arities(1), Bench: []int{2, 4, 8, 16}}
+	d := data{Header: Header, Arities: arities(2), Bench: []int{2, 4, 8, 16}}
 	out := make(map[string][]byte)
 	for name, text := range map[string]string{
 		"zawait.go":        awaitTmpl,
