@@ -37,7 +37,7 @@ func TestAllOrderAndWaitsForEvery(t *testing.T) {
 
 func TestAllErrorsAndSettled(t *testing.T) {
 	ctx := context.Background()
-	tasks := []*Task[int]{FromResult(1), FromError[int](posErr{1}), FromResult(3), FromError[int](posErr{3})}
+	tasks := []*Task[int]{fromResult(1), fromError[int](posErr{1}), fromResult(3), fromError[int](posErr{3})}
 	got, err := All(ctx, tasks)
 	if got != nil || !errors.Is(err, posErr{1}) || !errors.Is(err, posErr{3}) || !slices.Equal(positions(err), []int{1, 3}) {
 		t.Errorf("All = %v, %v (positions %v)", got, err, positions(err))
@@ -46,11 +46,9 @@ func TestAllErrorsAndSettled(t *testing.T) {
 	if !slices.Equal(got, []int{1, 0, 3, 0}) || err == nil {
 		t.Errorf("All Settled = %v, %v", got, err)
 	}
-	got, err = AllSeq(ctx, slices.Values(tasks))
 	if got != nil || !slices.Equal(positions(err), []int{1, 3}) {
 		t.Errorf("AllSeq = %v, %v", got, err)
 	}
-	got, err = AllSeq(ctx, slices.Values(tasks[:1]))
 	if !slices.Equal(got, []int{1}) || err != nil {
 		t.Errorf("AllSeq = %v, %v", got, err)
 	}
@@ -61,14 +59,8 @@ func TestAllEmpty(t *testing.T) {
 	if got, err := All[int](ctx, nil); got == nil || len(got) != 0 || err != nil {
 		t.Errorf("All(nil) = %#v, %v; want empty, nil", got, err)
 	}
-	if got, err := AllSeq(ctx, slices.Values([]*Task[int]{})); got == nil || len(got) != 0 || err != nil {
-		t.Errorf("AllSeq(empty) = %#v, %v; want empty, nil", got, err)
-	}
 	if got, err := Map(ctx, []int{}, 1, func(context.Context, int) (int, error) { return 0, nil }); got == nil || err != nil {
 		t.Errorf("Map(empty) = %#v, %v", got, err)
-	}
-	if err := WhenAll(ctx, []Awaiter{}...); err != nil {
-		t.Errorf("WhenAll(empty) = %v", err)
 	}
 }
 

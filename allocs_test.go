@@ -54,19 +54,15 @@ func TestManyAllocs(t *testing.T) {
 	defer cancel()
 	done := make([]*Task[int], 1000)
 	for i := range done {
-		done[i] = FromResult(i)
+		done[i] = fromResult(i)
 	}
 	inputs := make([]int, 1000)
-	aw := make([]Awaiter, len(done))
-	for i, tk := range done {
-		aw[i] = tk
-	}
 	// Pending for WhenEach: every task but the last, which has completed,
 	// so WhenEach registers with all of them before its first yield. The
 	// loop body completes them, one per yield, or has a goroutine complete
 	// them all while WhenEach waits.
 	eachSrcs, eachTasks := sources(999)
-	eachTasks = append(eachTasks, FromResult(999))
+	eachTasks = append(eachTasks, fromResult(999))
 	byBody := func(k int) {
 		if k < len(eachSrcs) {
 			eachSrcs[k].Complete(k, nil)
@@ -94,9 +90,6 @@ func TestManyAllocs(t *testing.T) {
 	}{
 		{"All of 1000 completed tasks", 1, func() { All(ctx, done) }},
 		{"All of 1000 completed tasks, cancellable ctx", 1, func() { All(cctx, done) }},
-		{"WhenAll of 1000 completed tasks", 0, func() { WhenAll(ctx, aw...) }},
-		{"WhenAny of completed tasks", 0, func() { WhenAny(ctx, done) }},
-		{"FirstOK of completed tasks", 0, func() { FirstOK(ctx, done) }},
 		// WhenEach inlines: the iterator, the loop body and its state stay
 		// on the stack (see wheneach.go). Waiting adds the links and the
 		// channel of one watch.
@@ -156,7 +149,7 @@ func TestManyAllocs(t *testing.T) {
 // rangeWhenEach makes srcs pending again and ranges over WhenEach(ctx,
 // tasks), where tasks are the tasks of srcs and, last, one completed task.
 // The loop body calls then(k) for the k-th task it is given.
-func rangeWhenEach(ctx context.Context, srcs []*Source[int], tasks []*Task[int], then func(k int)) {
+func rangeWhenEach(ctx context.Context, srcs []*source[int], tasks []*Task[int], then func(k int)) {
 	rearm(srcs)
 	k := 0
 	for range WhenEach(ctx, tasks) {
@@ -202,7 +195,7 @@ func TestScopeAllocsOne(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	if got := scopeAllocs(NoLimit, 0, nil); got != 1 {
+	if got := scopeAllocs(-1, 0, nil); got != 1 {
 		t.Errorf("Scope: %v allocations; want 1 (the group)", got)
 	}
 	if got := testing.AllocsPerRun(100, func() { g, _ := NewGroup(context.Background()); g.Wait() }); got != 1 {
@@ -223,8 +216,8 @@ func TestGroupGoAllocsOnePerChild(t *testing.T) {
 		limit int
 		start func(g *Group)
 	}{
-		{"Group.Go", NoLimit, func(g *Group) { g.Go(returnsNil) }},
-		{"Group.TryGo", NoLimit, func(g *Group) { g.TryGo(returnsNil) }},
+		{"Group.Go", -1, func(g *Group) { g.Go(returnsNil) }},
+		{"Group.TryGo", -1, func(g *Group) { g.TryGo(returnsNil) }},
 		{"Group.Go at a limit of 1", 1, func(g *Group) { g.Go(returnsNil) }},
 	} {
 		if got := (scopeAllocs(tc.limit, n, tc.start) - scopeAllocs(tc.limit, 0, nil)) / n; got != 1 {
@@ -242,7 +235,7 @@ func TestSpawnAllocsTwoPerChild(t *testing.T) {
 	}
 	const n = 100
 	spawn := func(g *Group) { Spawn(g, immediate[int]) }
-	if got := (scopeAllocs(NoLimit, n, spawn) - scopeAllocs(NoLimit, 0, nil)) / n; got != 2 {
+	if got := (scopeAllocs(-1, n, spawn) - scopeAllocs(-1, 0, nil)) / n; got != 2 {
 		t.Errorf("Spawn: %v allocations a child; want 2", got)
 	}
 	// At a limit of 1, the first child starts and the others wait.

@@ -3,7 +3,6 @@ package task
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -62,13 +61,9 @@ func TestBadArguments(t *testing.T) {
 		{func() { Go(nilCtx, immediate[int]) }, "task: Go: ctx is nil"},
 		{func() { Go[int](ctx, nil) }, "task: Go: fn is nil"},
 		{func() { nilTask.Wait(ctx) }, "task: Wait: t is nil"},
-		{func() { FromResult(1).Wait(nilCtx) }, "task: Wait: ctx is nil"},
-		{func() { nilTask.TryWait() }, "task: TryWait: t is nil"},
-		{func() { WhenAll(nilCtx) }, "task: WhenAll: ctx is nil"},
-		{func() { WhenAll(ctx, FromResult(1), nilTask) }, "task: WhenAll: tasks[1] is nil"},
-		{func() { WhenAll(ctx, FromResult(1), nil) }, "task: WhenAll: tasks[1] is nil"},
+		{func() { fromResult(1).Wait(nilCtx) }, "task: Wait: ctx is nil"},
+		{func() { nilTask.Done() }, "task: Done: t is nil"},
 		{func() { new(Task[int]).Wait(ctx) }, errZeroTask},
-		{func() { Await1(ctx, new(Task[int])) }, errZeroTask},
 		{func() { All(ctx, []*Task[int]{new(Task[int])}) }, errZeroTask},
 	} {
 		if got := catch(tc.f); got != tc.want {
@@ -80,7 +75,7 @@ func TestBadArguments(t *testing.T) {
 func TestManyBadInput(t *testing.T) {
 	ctx := context.Background()
 	var nilCtx context.Context
-	ok := FromResult(1)
+	ok := fromResult(1)
 	tasks := []*Task[int]{ok, ok, ok, nil}
 	fn := func(context.Context, int) (int, error) { return 0, nil }
 	for _, tc := range []struct {
@@ -89,15 +84,10 @@ func TestManyBadInput(t *testing.T) {
 	}{
 		{func() { All(ctx, tasks) }, "task: All: tasks[3] is nil"},
 		{func() { All(nilCtx, tasks[:1]) }, "task: All: ctx is nil"},
-		{func() { AllSeq(ctx, slices.Values(tasks)) }, "task: AllSeq: task 3 of the sequence is nil"},
-		{func() { AllSeq[int](ctx, nil) }, "task: AllSeq: tasks is nil"},
-		{func() { WhenAny(ctx, tasks) }, "task: WhenAny: tasks[3] is nil"},
-		{func() { WhenAny(ctx, []Awaiter{ok, nil}) }, "task: WhenAny: tasks[1] is nil"},
 		{func() { WhenEach(ctx, tasks) }, "task: WhenEach: tasks[3] is nil"},
 		{func() { WhenEach(nilCtx, tasks[:1]) }, "task: WhenEach: ctx is nil"},
-		{func() { FirstOK(ctx, tasks) }, "task: FirstOK: tasks[3] is nil"},
-		{func() { RunFirstOK(ctx, immediate[int], nil) }, "task: RunFirstOK: fns[1] is nil"},
-		{func() { RunFirstOK(nilCtx, immediate[int]) }, "task: RunFirstOK: ctx is nil"},
+		{func() { Hedge(ctx, 0, nil, immediate[int], nil) }, "task: Hedge: fns[1] is nil"},
+		{func() { Hedge(nilCtx, 0, nil, immediate[int]) }, "task: Hedge: ctx is nil"},
 		{func() { Map[int, int](ctx, []int{1}, 1, nil) }, "task: Map: fn is nil"},
 		{func() { Map(nilCtx, []int{1}, 1, fn) }, "task: Map: ctx is nil"},
 		{func() { Map(ctx, []int{1}, 0, fn) }, "task: Map: limit is 0; want at least 1"},
@@ -106,14 +96,5 @@ func TestManyBadInput(t *testing.T) {
 		if got := catch(tc.f); got != tc.want {
 			t.Errorf("panic %q; want %q", got, tc.want)
 		}
-	}
-	if _, err := WhenAny(ctx, []*Task[int]{}); err != ErrNoTasks {
-		t.Errorf("WhenAny(empty) err = %v; want ErrNoTasks", err)
-	}
-	if _, _, err := FirstOK(ctx, []*Task[int]{}); err != ErrNoTasks {
-		t.Errorf("FirstOK(empty) err = %v; want ErrNoTasks", err)
-	}
-	if _, _, err := RunFirstOK[int](ctx); err != ErrNoTasks {
-		t.Errorf("RunFirstOK() err = %v; want ErrNoTasks", err)
 	}
 }

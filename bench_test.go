@@ -59,7 +59,7 @@ func BenchmarkAll(b *testing.B) {
 	for _, n := range sizes {
 		done := make([]*Task[int], n)
 		for i := range done {
-			done[i] = FromResult(i)
+			done[i] = fromResult(i)
 		}
 		b.Run(fmt.Sprintf("n=%d/mode=completed", n), func(b *testing.B) {
 			perTask(b, n, func() { All(ctx, done) })
@@ -76,39 +76,12 @@ func BenchmarkAll(b *testing.B) {
 	}
 }
 
-func BenchmarkWhenAny(b *testing.B) {
-	// Every task is pending and ctx is done: WhenAny registers with every
-	// task, finds ctx done, and unregisters from every task.
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	for _, n := range sizes {
-		b.Run(fmt.Sprintf("n=%d/mode=pending", n), func(b *testing.B) {
-			_, tasks := sources(n)
-			perTask(b, n, func() { WhenAny(ctx, tasks) })
-		})
-	}
-}
-
-// BenchmarkWhenAnyRepeated is BenchmarkWhenAny over n copies of one pending
-// task: every link of the call is registered with the same task.
-func BenchmarkWhenAnyRepeated(b *testing.B) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	for _, n := range []int{1_000, 100_000} {
-		b.Run(fmt.Sprintf("n=%d/mode=pending", n), func(b *testing.B) {
-			_, t := sources(1)
-			tasks := repeat(t[0], n)
-			perTask(b, n, func() { WhenAny(ctx, tasks) })
-		})
-	}
-}
-
 func BenchmarkWhenEach(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range sizes {
 		done := make([]*Task[int], n)
 		for i := range done {
-			done[i] = FromResult(i)
+			done[i] = fromResult(i)
 		}
 		b.Run(fmt.Sprintf("n=%d/mode=completed", n), func(b *testing.B) {
 			perTask(b, n, func() {
@@ -121,7 +94,7 @@ func BenchmarkWhenEach(b *testing.B) {
 		// every task it is given, and WhenEach wakes for each in turn.
 		b.Run(fmt.Sprintf("n=%d/mode=pending", n), func(b *testing.B) {
 			srcs, tasks := sources(n - 1)
-			tasks = append(tasks, FromResult(0))
+			tasks = append(tasks, fromResult(0))
 			perTask(b, n, func() {
 				rearm(srcs)
 				k := 0
@@ -163,9 +136,9 @@ func BenchmarkMapWithin(b *testing.B) {
 		ctx := c.ctx
 		for _, n := range []int{16, 1000} {
 			in := make([]int, n)
-			for _, limit := range []int{8, NoLimit} {
+			for _, limit := range []int{8, -1} {
 				lim := "none"
-				if limit != NoLimit {
+				if limit != -1 {
 					lim = fmt.Sprint(limit)
 				}
 				b.Run(fmt.Sprintf("ctx=%s/call=Map/n=%d/limit=%s", c.name, n, lim), func(b *testing.B) {
@@ -193,20 +166,20 @@ func BenchmarkRace(b *testing.B) {
 	b.Run("call=RunFirstOK/n=3", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			RunFirstOK(ctx, immediate[int], immediate[int], immediate[int])
+			Hedge(ctx, 0, nil, immediate[int], immediate[int], immediate[int])
 		}
 	})
 	b.Run("call=Quorum_k2/n=3", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			Quorum(ctx, 2, immediate[int], immediate[int], immediate[int])
+			Quorum(ctx, 2, nil, immediate[int], immediate[int], immediate[int])
 		}
 	})
 	two := func(vals []int, at []int) bool { return len(vals) >= 2 }
 	b.Run("call=Until_2/n=3", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			Until(ctx, two, immediate[int], immediate[int], immediate[int])
+			Until(ctx, two, nil, immediate[int], immediate[int], immediate[int])
 		}
 	})
 }

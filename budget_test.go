@@ -25,7 +25,7 @@ func takes(d map[int]time.Duration) func(context.Context, int) (int, error) {
 }
 
 func TestMapWithinNothingSlow(t *testing.T) {
-	out, left, err := MapWithin(context.Background(), time.Hour, []int{1, 2, 3}, NoLimit,
+	out, left, err := MapWithin(context.Background(), time.Hour, []int{1, 2, 3}, -1,
 		func(_ context.Context, in int) (int, error) { return in * 10, nil })
 	if err != nil || left != nil || !slices.Equal(out, []int{10, 20, 30}) {
 		t.Fatalf("MapWithin = %v, %v, %v", out, left, err)
@@ -50,7 +50,7 @@ func TestMapWithinKeepsWhatFinished(t *testing.T) {
 			return v, err
 		}
 		start := time.Now()
-		out, left, err := MapWithin(context.Background(), 200*time.Millisecond, shards, NoLimit, fn)
+		out, left, err := MapWithin(context.Background(), 200*time.Millisecond, shards, -1, fn)
 		if err != nil || !slices.Equal(left, []int{3, 7}) {
 			t.Fatalf("MapWithin = %v, %v, %v; want left [3 7] and no error", out, left, err)
 		}
@@ -112,7 +112,7 @@ func TestMapWithinLateSuccess(t *testing.T) {
 			}
 			return in * 10, nil
 		}
-		out, left, err := MapWithin(context.Background(), 100*time.Millisecond, []int{0, 1}, NoLimit, fn)
+		out, left, err := MapWithin(context.Background(), 100*time.Millisecond, []int{0, 1}, -1, fn)
 		if err != nil || left != nil || !slices.Equal(out, []int{0, 10}) {
 			t.Fatalf("MapWithin = %v, %v, %v; want [0 10] [] nil", out, left, err)
 		}
@@ -132,7 +132,7 @@ func TestMapWithinFailure(t *testing.T) {
 		}
 		// Fail-fast: the failure came first and cancels input 2; nothing is
 		// left by the budget.
-		out, left, err := MapWithin(context.Background(), 200*time.Millisecond, []int{0, 1, 2}, NoLimit, fn)
+		out, left, err := MapWithin(context.Background(), 200*time.Millisecond, []int{0, 1, 2}, -1, fn)
 		var ce *CallError
 		if !errors.As(err, &ce) || !errors.Is(err, boom) || len(ce.Canceled) != 1 || left != nil || out[0] != 0 {
 			t.Fatalf("MapWithin = %v, %v, %#v; want the failure, input 2 canceled, nothing left", out, left, err)
@@ -141,12 +141,12 @@ func TestMapWithinFailure(t *testing.T) {
 			t.Fatalf("err reads %q", got)
 		}
 		// KeepGoing: the budget's end leaves input 2; the failure is the error.
-		out, left, err = MapWithin(context.Background(), 200*time.Millisecond, []int{0, 1, 2}, NoLimit, fn, KeepGoing)
+		out, left, err = MapWithin(context.Background(), 200*time.Millisecond, []int{0, 1, 2}, -1, fn, KeepGoing)
 		if !errors.Is(err, boom) || !slices.Equal(left, []int{2}) || out[0] != 0 {
 			t.Fatalf("MapWithin(KeepGoing) = %v, %v, %v; want the failure, left [2]", out, left, err)
 		}
 		// FirstError: the failure as fn returned it.
-		_, left, err = MapWithin(context.Background(), 200*time.Millisecond, []int{0, 1, 2}, NoLimit, fn, KeepGoing|FirstError)
+		_, left, err = MapWithin(context.Background(), 200*time.Millisecond, []int{0, 1, 2}, -1, fn, KeepGoing, FirstError)
 		if err != boom || !slices.Equal(left, []int{2}) {
 			t.Fatalf("MapWithin(FirstError) = %v, %v; want boom itself, left [2]", left, err)
 		}
@@ -159,7 +159,7 @@ func TestMapWithinCallerCtx(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
 		d := map[int]time.Duration{0: 10 * time.Millisecond, 1: time.Second}
-		out, left, err := MapWithin(ctx, 200*time.Millisecond, []int{0, 1}, NoLimit, takes(d))
+		out, left, err := MapWithin(ctx, 200*time.Millisecond, []int{0, 1}, -1, takes(d))
 		var ce *CallError
 		if !errors.As(err, &ce) || !errors.Is(ce.Ctx, context.DeadlineExceeded) || left != nil || !slices.Equal(out, []int{0, 0}) {
 			t.Fatalf("MapWithin = %v, %v, %v; want a *CallError with Ctx, nothing left", out, left, err)
@@ -179,7 +179,7 @@ func TestMapWithinGrace(t *testing.T) {
 			time.Sleep(20 * time.Millisecond) // finishes within the grace period
 			return in, ctx.Err()
 		}
-		out, left, err := MapWithin(context.Background(), 100*time.Millisecond, []int{1, 2}, NoLimit, fn, Grace(50*time.Millisecond))
+		out, left, err := MapWithin(context.Background(), 100*time.Millisecond, []int{1, 2}, -1, fn, Grace(50*time.Millisecond))
 		if err != nil || left != nil || !slices.Equal(out, []int{1, 2}) {
 			t.Fatalf("MapWithin = %v, %v, %v; want [1 2] [] nil: they finished in the grace period", out, left, err)
 		}
@@ -219,7 +219,7 @@ func TestMapWithinArgs(t *testing.T) {
 
 // NamedBy names MapWithin's calls by their input in its errors.
 func TestMapWithinNamed(t *testing.T) {
-	_, _, err := MapWithin(context.Background(), time.Hour, []string{"shard-a", "shard-b"}, NoLimit,
+	_, _, err := MapWithin(context.Background(), time.Hour, []string{"shard-a", "shard-b"}, -1,
 		NamedBy(func(s string) string { return s }, func(_ context.Context, s string) (int, error) {
 			if s == "shard-b" {
 				return 0, errors.New("down")

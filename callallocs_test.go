@@ -73,32 +73,32 @@ func TestCallAllocs(t *testing.T) {
 		{"Run2", 2, func() { Run2(ctx, immediate[int], immediate[string]) }},
 		{"Go + Await2", 4, func() { Await2(ctx, Go(ctx, immediate[int]), Go(ctx, immediate[string])) }},
 		{"Do of 3", 5, func() { Do(ctx, errOnly, errOnly, errOnly) }},
-		{"Map of 16, no limit", 18, func() { Map(ctx, ins, NoLimit, double) }},
+		{"Map of 16, no limit", 18, func() { Map(ctx, ins, -1, double) }},
 		{"Map of 16, limit 8", 10, func() { Map(ctx, ins, 8, double) }},
-		{"ForEach of 16, no limit", 18, func() { ForEach(ctx, ins, NoLimit, none) }},
+		{"ForEach of 16, no limit", 18, func() { ForEach(ctx, ins, -1, none) }},
 		{"ForEach of 16, limit 8", 10, func() { ForEach(ctx, ins, 8, none) }},
 		{"MapSeq of 16, limit 8", 13, func() {
 			for range MapSeq(ctx, slices.Values(ins), 8, double) {
 			}
 		}},
-		{"Scope + 16 g.Go, no limit", 17, scopeGo(NoLimit)},
+		{"Scope + 16 g.Go, no limit", 17, scopeGo(-1)},
 		{"Scope + 16 g.Go, limit 8", 17, scopeGo(8)},
-		{"Scope + 16 Spawn + All, no limit", 35, spawnAll(NoLimit)},
+		{"Scope + 16 Spawn + All, no limit", 35, spawnAll(-1)},
 		{"Scope + 16 Spawn + All, limit 8", 28, spawnAll(8)},
-		{"NewGroup + 16 g.Go + Wait, no limit", 17, newGroupGo(NoLimit)},
+		{"NewGroup + 16 g.Go + Wait, no limit", 17, newGroupGo(-1)},
 		{"NewGroup + 16 g.Go + Wait, limit 8", 17, newGroupGo(8)},
 		{"NewGroup + 16 g.Go + Wait, limit 8, BlockAtLimit", 18, newGroupGo(8, BlockAtLimit)}, // the sync.Cond of the blocked spawner
 		{"zero Group + 16 g.Go + Wait", 17, zeroGroupGo},
-		{"RunFirstOK of 3", 38, func() { RunFirstOK(ctx, immediate[int], immediate[int], immediate[int]) }},
+		{"RunFirstOK of 3", 38, func() { Hedge(ctx, 0, nil, immediate[int], immediate[int], immediate[int]) }},
 		// RunFirstOK's, and the winners' positions and values, and the
 		// cleanup of the second winner's context.
-		{"Quorum 2 of 3", 42, func() { Quorum(ctx, 2, immediate[int], immediate[int], immediate[int]) }},
+		{"Quorum 2 of 3", 42, func() { Quorum(ctx, 2, nil, immediate[int], immediate[int], immediate[int]) }},
 		// Quorum's but the count of winners, with the successes' values
 		// and positions and what Until has seen of the returns.
-		{"Until 2 of 3", 43, func() { Until(ctx, two, immediate[int], immediate[int], immediate[int]) }},
+		{"Until 2 of 3", 43, func() { Until(ctx, two, nil, immediate[int], immediate[int], immediate[int]) }},
 		// Map's: the budget is in Map's allocation, and needs no timer (at one P,
 		// every input is taken in the workers' first turn).
-		{"MapWithin of 16, no limit", 18, func() { MapWithin(ctx, time.Hour, ins, NoLimit, double) }},
+		{"MapWithin of 16, no limit", 18, func() { MapWithin(ctx, time.Hour, ins, -1, double) }},
 		{"MapWithin of 16, limit 8", 10, func() { MapWithin(ctx, time.Hour, ins, 8, double) }},
 	} {
 		if got := testing.AllocsPerRun(100, tc.f); got != tc.want {

@@ -20,27 +20,24 @@ func TestDeadlines(t *testing.T) {
 	}{
 		{"Wait", func(ctx context.Context, p *Task[int]) error { _, err := p.Wait(ctx); return err }},
 		{"Await2", func(ctx context.Context, p *Task[int]) error {
-			_, _, err := Await2(ctx, FromResult("x"), p)
+			_, _, err := Await2(ctx, fromResult("x"), p)
 			return err
 		}},
-		{"WhenAll", func(ctx context.Context, p *Task[int]) error { return WhenAll(ctx, p) }},
 		{"All", func(ctx context.Context, p *Task[int]) error { _, err := All(ctx, []*Task[int]{p}); return err }},
-		{"WhenAny", func(ctx context.Context, p *Task[int]) error { _, err := WhenAny(ctx, []*Task[int]{p}); return err }},
-		{"FirstOK", func(ctx context.Context, p *Task[int]) error { _, _, err := FirstOK(ctx, []*Task[int]{p}); return err }},
 		{"Run2", func(ctx context.Context, _ *Task[int]) error { _, _, err := Run2(ctx, waitCtx, waitCtx); return err }},
 		{"Map", func(ctx context.Context, _ *Task[int]) error {
 			_, err := Map(ctx, []int{1, 2}, 2, func(ctx context.Context, _ int) (int, error) { return waitCtx(ctx) })
 			return err
 		}},
-		{"RunFirstOK", func(ctx context.Context, _ *Task[int]) error {
-			_, _, err := RunFirstOK(ctx, waitCtx, waitCtx)
+		{"Hedge", func(ctx context.Context, _ *Task[int]) error {
+			_, _, err := Hedge(ctx, 0, nil, waitCtx, waitCtx)
 			return err
 		}},
 	} {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), d)
 			defer cancel()
-			src := NewSource[int]()
+			src := newSource[int]()
 			done := make(chan error, 1)
 			go func() { done <- tc.call(ctx, src.Task()) }()
 			time.Sleep(d - time.Nanosecond)

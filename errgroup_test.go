@@ -136,8 +136,7 @@ func TestGroupGoBadArguments(t *testing.T) {
 		{func() { Do(context.Background(), nil) }, "task: Do: fns[0] is nil"},
 		{func() { ForEach(context.Background(), []int{1}, 0, func(context.Context, int) error { return nil }) }, "task: ForEach: limit is 0; want at least 1"},
 		{func() {
-			ForEachSeq(context.Background(), slices.Values([]int{1}), NoLimit, func(context.Context, int) error { return nil })
-		}, "task: ForEachSeq: limit is NoLimit; a sequence needs a limit"},
+		}, "task: ForEachSeq: limit is -1; a sequence needs a limit"},
 	} {
 		if got := panicMessage(tc.f); !strings.Contains(got, tc.want) {
 			t.Errorf("panic %q; want %q", got, tc.want)
@@ -156,7 +155,7 @@ func TestForEach(t *testing.T) {
 	ctx := context.Background()
 	inputs := []int{0, 1, 2, 3, 4, 5, 6, 7}
 	var sum atomic.Int64
-	if err := ForEach(ctx, inputs, NoLimit, func(_ context.Context, x int) error { sum.Add(int64(x)); return nil }); err != nil || sum.Load() != 28 {
+	if err := ForEach(ctx, inputs, -1, func(_ context.Context, x int) error { sum.Add(int64(x)); return nil }); err != nil || sum.Load() != 28 {
 		t.Fatalf("ForEach = %v, sum %d; want nil, 28", err, sum.Load())
 	}
 	if err := ForEach(ctx, []int(nil), 1, func(context.Context, int) error { return errors.New("called") }); err != nil {
@@ -174,8 +173,8 @@ func TestForEach(t *testing.T) {
 		t.Errorf("ForEach = %q after %d calls; want inputs[2]'s failure after 3 (no call after it)", err, calls.Load())
 	}
 	var ce *CallError
-	if !errors.As(err, &ce) || ce.Skipped != 5 || ce.NotStarted != 0 || !slices.Equal(ce.NotStartedAt(), []int{3, 4, 5, 6, 7}) {
-		t.Errorf("ForEach: Skipped %d, NotStarted %d, at %v; want 5, 0, [3 4 5 6 7]", ce.Skipped, ce.NotStarted, ce.NotStartedAt())
+	if !errors.As(err, &ce) || ce.NotStarted != 5 || errors.Is(err, ErrStopped) || !slices.Equal(ce.NotStartedAt(), []int{3, 4, 5, 6, 7}) {
+		t.Errorf("ForEach: NotStarted %d, at %v, ErrStopped %v; want 5, [3 4 5 6 7], false", ce.NotStarted, ce.NotStartedAt(), errors.Is(err, ErrStopped))
 	}
 	calls.Store(0)
 	err = ForEach(ctx, inputs, 2, func(_ context.Context, x int) error {
@@ -185,33 +184,8 @@ func TestForEach(t *testing.T) {
 		}
 		return nil
 	}, KeepGoing)
-	if !errors.As(err, &ce) || len(ce.Failures) != 4 || calls.Load() != 8 || ce.Skipped != 0 {
+	if !errors.As(err, &ce) || len(ce.Failures) != 4 || calls.Load() != 8 || ce.NotStarted != 0 {
 		t.Errorf("ForEach with KeepGoing = %v after %d calls; want 4 failures after 8", err, calls.Load())
-	}
-}
-
-func TestForEachSeq(t *testing.T) {
-	ctx := context.Background()
-	var sum, peak, running atomic.Int64
-	err := ForEachSeq(ctx, slices.Values([]int{1, 2, 3, 4, 5}), 2, func(_ context.Context, x int) error {
-		n := running.Add(1)
-		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
-		}
-		defer running.Add(-1)
-		sum.Add(int64(x))
-		if x == 4 {
-			return errors.New("four")
-		}
-		return nil
-	}, KeepGoing)
-	if err == nil || err.Error() != "task: ForEachSeq: inputs[3]: four" || sum.Load() != 15 || peak.Load() > 2 {
-		t.Errorf("ForEachSeq = %q, sum %d, peak %d; want inputs[3]'s failure, 15, at most 2", err, sum.Load(), peak.Load())
-	}
-	cctx, cancel := context.WithCancel(ctx)
-	cancel()
-	err = ForEachSeq(cctx, slices.Values([]int{1, 2}), 1, func(context.Context, int) error { return nil })
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("ForEachSeq with ctx done = %v; want context.Canceled", err)
 	}
 }
 

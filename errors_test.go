@@ -39,28 +39,17 @@ func TestMessages(t *testing.T) {
 			return err
 		}, "task: Map: inputs[3]: 404 not found"},
 		{"Await2", func() error {
-			_, _, err := Await2(ctx, FromResult(1), FromError[string](notFound))
+			_, _, err := Await2(ctx, fromResult(1), fromError[string](notFound))
 			return err
 		}, "task: Await2: t2: 404 not found"},
 		{"All", func() error {
-			_, err := All(ctx, []*Task[int]{FromResult(1), FromError[int](notFound)})
+			_, err := All(ctx, []*Task[int]{fromResult(1), fromError[int](notFound)})
 			return err
 		}, "task: All: tasks[1]: 404 not found"},
-		{"AllSeq", func() error {
-			_, err := AllSeq(ctx, slices.Values([]*Task[int]{FromError[int](notFound)}))
+		{"Hedge", func() error {
+			_, _, err := Hedge(ctx, 0, nil, failWith[int](recs), failWith[int](stock))
 			return err
-		}, "task: AllSeq: tasks[0]: 404 not found"},
-		{"WhenAll", func() error {
-			return WhenAll(ctx, FromResult(1), FromError[string](notFound))
-		}, "task: WhenAll: tasks[1]: 404 not found"},
-		{"FirstOK", func() error {
-			_, _, err := FirstOK(ctx, []*Task[int]{FromError[int](recs), FromError[int](stock)})
-			return err
-		}, "task: FirstOK: tasks[0]: recs: 500 internal error\ntask: FirstOK: tasks[1]: stock: 503 unavailable"},
-		{"RunFirstOK", func() error {
-			_, _, err := RunFirstOK(ctx, failWith[int](recs), failWith[int](stock))
-			return err
-		}, "task: RunFirstOK: fns[0]: recs: 500 internal error\ntask: RunFirstOK: fns[1]: stock: 503 unavailable"},
+		}, "task: Hedge: fns[0]: recs: 500 internal error\ntask: Hedge: fns[1]: stock: 503 unavailable"},
 	} {
 		err := c.call()
 		if err == nil || err.Error() != c.want {
@@ -117,8 +106,8 @@ func TestDeadlineStory(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
-			slow := NewSource[string]()
-			_, _, _, err := Await3(ctx, FromResult(1), slow.Task(), NewSource[bool]().Task())
+			slow := newSource[string]()
+			_, _, _, err := Await3(ctx, fromResult(1), slow.Task(), newSource[bool]().Task())
 			want := "task: Await3: context deadline exceeded\n" +
 				"task: Await3: t2 had not finished\n" +
 				"task: Await3: t3 had not finished"
@@ -131,7 +120,7 @@ func TestDeadlineStory(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		tasks := make([]*Task[int], 20)
-		src := NewSource[int]()
+		src := newSource[int]()
 		for i := range tasks {
 			tasks[i] = src.Task()
 		}
@@ -149,7 +138,8 @@ func TestDeadlineStory(t *testing.T) {
 func TestOrphanMessage(t *testing.T) {
 	tk := Go(context.Background(), func(context.Context) (int, error) { panic("nobody waits") })
 	<-tk.Done()
-	o := &OrphanPanicError{PanicError: tk.err.(*PanicError)}
+	o := *tk.err.(*PanicError)
+	o.orphan = "Go"
 	msg := o.Error()
 	if !strings.HasPrefix(msg, "task: Go: never waited for: panic: nobody waits\n\ngoroutine ") ||
 		!contains(msg, "TestOrphanMessage") || !contains(msg, "created by github.com/tasktuple/task.Go") {

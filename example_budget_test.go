@@ -29,10 +29,10 @@ func ExampleMapWithin() {
 		}
 	}
 	search := func(ctx context.Context, shard int) (string, error) {
-		hits, _, err := task.Hedge(ctx, 50*time.Millisecond, ask(shard, false), ask(shard, true))
+		hits, _, err := task.Hedge(ctx, 50*time.Millisecond, nil, ask(shard, false), ask(shard, true))
 		return hits, err
 	}
-	hits, left, err := task.MapWithin(ctx, 200*time.Millisecond, shards, task.NoLimit, search)
+	hits, left, err := task.MapWithin(ctx, 200*time.Millisecond, shards, -1, search)
 	for i, h := range hits {
 		if h != "" {
 			fmt.Println(i, h)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
-	"sync/atomic"
 
 	"github.com/tasktuple/task"
 )
@@ -99,18 +97,6 @@ func ExampleForEach() {
 	err := task.ForEach(ctx, files, 8, upload)
 	fmt.Println(err)
 	// Output: task: ForEach: inputs[2]: upload c.txt: 403 forbidden
-}
-
-func ExampleForEachSeq() {
-	ctx := context.Background()
-	lines := strings.Lines("GET /\nGET /a\nGET /b\n") // an iter.Seq[string], pulled as calls start
-	var served atomic.Int32
-	err := task.ForEachSeq(ctx, lines, 2, func(ctx context.Context, line string) error {
-		served.Add(1)
-		return nil
-	})
-	fmt.Println(served.Load(), err)
-	// Output: 3 <nil>
 }
 
 func ExampleDo() {

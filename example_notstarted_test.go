@@ -27,11 +27,11 @@ func ExampleCallError_NotStartedAt() {
 		for _, i := range ce.NotStartedAt() {
 			fmt.Println("requeue", jobs[i])
 		}
-		fmt.Println(ce.NotStarted, "not started,", ce.Skipped, "skipped")
+		fmt.Println(ce.NotStarted, "not started, stopped:", errors.Is(err, task.ErrStopped))
 	}
 	// Output:
 	// requeue j1
 	// requeue j2
 	// requeue j3
-	// 3 not started, 0 skipped
+	// 3 not started, stopped: true
 }

@@ -23,7 +23,7 @@ func ExampleQuorum() {
 			}
 		}
 	}
-	vals, at, err := task.Quorum(ctx, 2, read("a", 0), read("b", time.Hour), read("c", 50*time.Millisecond))
+	vals, at, err := task.Quorum(ctx, 2, nil, read("a", 0), read("b", time.Hour), read("c", 50*time.Millisecond))
 	fmt.Println(vals, at, err)
 	// Output: [v7 from a v7 from c] [0 2] <nil>
 }
@@ -37,7 +37,7 @@ func ExampleQuorum_write() {
 		<-ctx.Done() // canceled once 2 of 3 can no longer succeed
 		return 0, ctx.Err()
 	}
-	_, _, err := task.Quorum(ctx, 2, down, down, slow)
+	_, _, err := task.Quorum(ctx, 2, nil, down, down, slow)
 	fmt.Println(err)
 	// Output:
 	// task: Quorum: fns[0]: replica down
@@ -45,9 +45,9 @@ func ExampleQuorum_write() {
 }
 
 // The connection a replica makes after the quorum is closed.
-func ExampleQuorumRelease() {
+func ExampleQuorum_release() {
 	ctx := context.Background()
-	conns, at, err := task.QuorumRelease(ctx, 1, func(c *conn) { c.Close() },
+	conns, at, err := task.Quorum(ctx, 1, func(c *conn) { c.Close() },
 		func(ctx context.Context) (*conn, error) { return &conn{"replica-1"}, nil },
 		func(ctx context.Context) (*conn, error) {
 			<-ctx.Done() // lost, but the dial completes anyway

@@ -18,9 +18,9 @@ func (c *conn) Close() error {
 
 // Two replicas are dialed; the second one's connection is made after the
 // first has won, and RunFirstOKRelease closes it.
-func ExampleRunFirstOKRelease() {
+func ExampleHedge_releaseAll() {
 	ctx := context.Background()
-	c, i, err := task.RunFirstOKRelease(ctx, func(c *conn) { c.Close() },
+	c, i, err := task.Hedge(ctx, 0, func(c *conn) { c.Close() },
 		func(ctx context.Context) (*conn, error) { return &conn{"replica-1"}, nil },
 		func(ctx context.Context) (*conn, error) {
 			<-ctx.Done() // lost (task.ErrLost), but the dial completes anyway
@@ -35,9 +35,9 @@ func ExampleRunFirstOKRelease() {
 
 // The first replica is slow; the hedge, started 1ms later, wins, and the
 // connection the first makes anyway is closed.
-func ExampleHedgeRelease() {
+func ExampleHedge_release() {
 	ctx := context.Background()
-	c, i, err := task.HedgeRelease(ctx, time.Millisecond, func(c *conn) { c.Close() },
+	c, i, err := task.Hedge(ctx, time.Millisecond, func(c *conn) { c.Close() },
 		func(ctx context.Context) (*conn, error) {
 			<-ctx.Done() // lost: the hedge won
 			return &conn{"replica-1"}, nil

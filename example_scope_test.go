@@ -66,7 +66,7 @@ func ExampleSpawn() {
 	visit(g, "/")
 	err := g.Wait()
 	for _, url := range slices.Sorted(maps.Keys(seen)) {
-		n, _, _ := seen[url].TryWait()
+		n, _ := seen[url].Wait(context.Background())
 		fmt.Println(url, n)
 	}
 	fmt.Println(err)

@@ -49,25 +49,11 @@ func ExampleGo() {
 	// Output: Ada 2 <nil>
 }
 
-func ExampleFromResult() {
-	cached := task.FromResult(User{"Ada"}) // already complete: awaiting it costs nothing
-	u, err := cached.Wait(context.Background())
-	fmt.Println(u.Name, err)
-	// Output: Ada <nil>
-}
-
-func ExampleFromError() {
-	t := task.FromError[User](errDown)
-	_, err := t.Wait(context.Background())
-	fmt.Println(err)
-	// Output: orders service down
-}
-
 func ExampleTask_Wait() {
-	src := task.NewSource[int]() // never completed here
+	t, _ := task.Promise[int]() // never completed here
 	ctx, cancel := context.WithTimeoutCause(context.Background(), time.Millisecond, errors.New("too slow"))
 	defer cancel()
-	_, err := src.Task().Wait(ctx)
+	_, err := t.Wait(ctx)
 	fmt.Println(errors.Is(err, context.DeadlineExceeded), err)
 	// Output: true context deadline exceeded: too slow
 }
@@ -84,34 +70,22 @@ func ExampleTask_Done() {
 	// Output: Ada <nil>
 }
 
-func ExampleTask_TryWait() {
-	src := task.NewSource[string]()
-	_, _, ok := src.Task().TryWait()
-	fmt.Println(ok)
-	src.Complete("ready", nil)
-	v, err, ok := src.Task().TryWait()
-	fmt.Println(v, err, ok)
-	// Output:
-	// false
-	// ready <nil> true
-}
-
-func ExampleNewSource() {
+func ExamplePromise() {
 	// A callback API completes a task.
-	src := task.NewSource[string]()
-	onDone := func(body string, err error) { src.Complete(body, err) }
+	t, complete := task.Promise[string]()
+	onDone := func(body string, err error) { complete(body, err) }
 	go onDone("hello", nil)
 
-	body, err := src.Task().Wait(context.Background())
+	body, err := t.Wait(context.Background())
 	fmt.Println(body, err)
 	// Output: hello <nil>
 }
 
-func ExampleSource_Complete() {
-	src := task.NewSource[int]()
-	fmt.Println(src.Complete(1, nil))
-	fmt.Println(src.Complete(2, nil)) // too late: nothing changes
-	v, err := src.Task().Wait(context.Background())
+func ExamplePromise_complete() {
+	t, complete := task.Promise[int]()
+	fmt.Println(complete(1, nil))
+	fmt.Println(complete(2, nil)) // too late: nothing changes
+	v, err := t.Wait(context.Background())
 	fmt.Println(v, err)
 	// Output:
 	// true
@@ -119,37 +93,11 @@ func ExampleSource_Complete() {
 	// 1 <nil>
 }
 
-func ExampleSource_Task() {
-	src := task.NewSource[int]()
-	t := src.Task()
-	go src.Complete(42, nil)
-	v, err := task.Await1(context.Background(), t)
-	fmt.Println(v, err)
-	// Output: 42 <nil>
-}
-
-func ExampleWhenAll() {
-	ctx := context.Background()
-	err := task.WhenAll(ctx,
-		task.FromResult(1),
-		task.FromError[string](errDown),
-		task.FromResult(User{"Ada"}))
-	var pe *task.PositionError
-	errors.As(err, &pe)
-	fmt.Println(pe.Index, err)
-	// Output: 1 task: WhenAll: tasks[1]: orders service down
-}
-
 func ExampleOption() {
 	ctx := context.Background()
 	user, orders, err := task.Run2(ctx, loadUser, loadOrdersDown, task.KeepGoing, task.Settled)
 	fmt.Println(user.Name, orders, err)
 	// Output: Ada [] task: Run2: f2: orders service down
-}
-
-func ExampleOption_String() {
-	fmt.Println(task.KeepGoing, task.Settled, task.KeepGoing|task.Settled)
-	// Output: KeepGoing Settled KeepGoing|Settled
 }
 
 func ExampleAll() {
@@ -166,42 +114,24 @@ func ExampleAll() {
 	// Output: [user-3 user-1 user-2] <nil>
 }
 
-func ExampleAllSeq() {
+func ExampleWhenEach_firstOK() {
+	// The first of several tasks to succeed.
 	ctx := context.Background()
-	seq := func(yield func(*task.Task[int]) bool) {
-		for i := range 3 {
-			if !yield(task.FromResult(i * i)) {
-				return
-			}
+	down, complete := task.Promise[string]()
+	complete("", errors.New("replica 0 down"))
+	replicas := []*task.Task[string]{down, task.Go(ctx, func(context.Context) (string, error) {
+		return "answer from replica 1", nil
+	})}
+	for i, t := range task.WhenEach(ctx, replicas) {
+		if v, err := t.Wait(ctx); err == nil {
+			fmt.Println(v, i)
+			break
 		}
 	}
-	squares, err := task.AllSeq(ctx, seq)
-	fmt.Println(squares, err)
-	// Output: [0 1 4] <nil>
+	// Output: answer from replica 1 1
 }
 
-func ExampleWhenAny() {
-	ctx := context.Background()
-	slow := task.NewSource[string]() // never completes here
-	fast := task.FromError[string](errDown)
-	i, err := task.WhenAny(ctx, []*task.Task[string]{slow.Task(), fast})
-	_, ferr := fast.Wait(ctx)
-	fmt.Println(i, err, ferr) // the first to complete, even though it failed
-	// Output: 1 <nil> orders service down
-}
-
-func ExampleFirstOK() {
-	ctx := context.Background()
-	replicas := []*task.Task[string]{
-		task.FromError[string](errors.New("replica 0 down")),
-		task.FromResult("answer from replica 1"),
-	}
-	v, i, err := task.FirstOK(ctx, replicas)
-	fmt.Println(v, i, err)
-	// Output: answer from replica 1 1 <nil>
-}
-
-func ExampleRunFirstOK() {
+func ExampleHedge_allAtOnce() {
 	ctx := context.Background()
 	replica := func(name string, wait bool) func(context.Context) (string, error) {
 		return func(ctx context.Context) (string, error) {
@@ -212,19 +142,23 @@ func ExampleRunFirstOK() {
 			return "answer from " + name, nil
 		}
 	}
-	v, i, err := task.RunFirstOK(ctx, replica("a", true), replica("b", false), replica("c", true))
+	v, i, err := task.Hedge(ctx, 0, nil, replica("a", true), replica("b", false), replica("c", true))
 	fmt.Println(v, i, err)
 	// Output: answer from b 1 <nil>
 }
 
 func ExampleWhenEach() {
 	ctx := context.Background()
-	srcs := []*task.Source[string]{task.NewSource[string](), task.NewSource[string](), task.NewSource[string]()}
-	tasks := []*task.Task[string]{srcs[0].Task(), srcs[1].Task(), srcs[2].Task()}
-	srcs[2].Complete("third argument, done first", nil)
+	var tasks []*task.Task[string]
+	var complete []func(string, error) bool
+	for range 3 {
+		t, c := task.Promise[string]()
+		tasks, complete = append(tasks, t), append(complete, c)
+	}
+	complete[2]("third argument, done first", nil)
 	go func() {
-		srcs[0].Complete("first argument", nil)
-		srcs[1].Complete("second argument", nil)
+		complete[0]("first argument", nil)
+		complete[1]("second argument", nil)
 	}()
 	for i, t := range task.WhenEach(ctx, tasks) {
 		v, err := t.Wait(ctx) // complete: does not block
@@ -315,7 +249,7 @@ func ExampleHedge() {
 		}
 	}
 	// a starts at once; b only if a has not answered within 10ms.
-	v, i, err := task.Hedge(ctx, 10*time.Millisecond, replica("a", true), replica("b", false))
+	v, i, err := task.Hedge(ctx, 10*time.Millisecond, nil, replica("a", true), replica("b", false))
 	fmt.Println(v, i, err)
 	// Output: answer from b 1 <nil>
 }

@@ -32,7 +32,7 @@ func ExampleUntil() {
 		}
 		return false
 	}
-	vals, at, left, err := task.Until(ctx, twoAgree,
+	vals, at, left, err := task.Until(ctx, twoAgree, nil,
 		read(0, "v7"), read(50*time.Millisecond, "v6"), read(100*time.Millisecond, "v7"), read(time.Hour, "v7"))
 	fmt.Println(vals, at, left, err)
 	// Output: [v7 v6 v7] [0 1 2] [3] <nil>

@@ -40,7 +40,7 @@ func TestWaitedChildGoexit(t *testing.T) {
 	// child that calls Goexit. Without a limit, All waits for both and
 	// raises the panic in the body, the one the Scope raises; at a limit of
 	// 1 the second child waits for the slot, and All starts it.
-	for _, limit := range []int{NoLimit, 1} {
+	for _, limit := range []int{-1, 1} {
 		var e ending
 		synctest.Test(t, func(t *testing.T) {
 			e = endingOf(func() {
@@ -177,7 +177,8 @@ func TestRefusedBeforeCancellation(t *testing.T) {
 					<-parent.held
 				}
 				queued <- b
-				_, err := AllSeq(context.Background(), slices.Values([]*Task[int]{a, b}))
+				a.Wait(context.Background())
+				_, err := b.Wait(context.Background())
 				return 0, err
 			})
 			done <- err
@@ -185,7 +186,7 @@ func TestRefusedBeforeCancellation(t *testing.T) {
 		b := <-queued
 		close(gate) // a fails
 		if hold {
-			<-b.Done()                            // the body's AllSeq refused b (Done does not start it)
+			<-b.Done()                            // the body's wait refused b (Done does not start it)
 			waitingIn(t, "task.(*call).fail(")    // a, before the cancellation
 			waitingIn(t, "task.(*Group).settle(") // the body has returned
 			close(parent.release)
@@ -195,7 +196,7 @@ func TestRefusedBeforeCancellation(t *testing.T) {
 
 		// b never started because of a's failure: its task fails with the
 		// cancellation and its cause, a's *PositionError.
-		_, errB, _ := b.TryWait()
+		_, errB, _ := tryWait(b)
 		var pe *PositionError
 		if !errors.Is(errB, context.Canceled) || !errors.As(errB, &pe) || pe.Index != 0 || !errors.Is(pe, errA) {
 			t.Errorf("hold=%v: children[1], never started after children[0] failed, holds %v; want context.Canceled with its cause, children[0]'s failure", hold, errB)

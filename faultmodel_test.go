@@ -30,7 +30,6 @@ const (
 	opMapSeqUnordered           // MapSeqUnordered, the same
 	opDo                        // Do
 	opForEach                   // ForEach with a limit of 2
-	opForEachSeq                // ForEachSeq with a limit of 2
 	opGo                        // Scope whose body starts the children with Spawn, Group.Go and Group.TryGo in turn, then waits for the spawned among its first k
 	opGoLimit                   // Scope with SetLimit(2): the body starts child 0 with Group.Go, which starts the others with Spawn and Group.Go in turn; the body waits for the spawned among its first k
 	opScopeTree                 // Scope with SetLimit(2): the body spawns child 0, which spawns the others, waits for children 1 to k, then does what its position does
@@ -42,17 +41,17 @@ const (
 )
 
 var opNames = [...]string{"Await", "Run", "All", "Map", "Scope", "ScopeLimit", "MapSeq", "MapSeqUnordered",
-	"Do", "ForEach", "ForEachSeq", "Go", "GoLimit", "ScopeTree", "NewGroup", "MapWithin", "Quorum", "Until"}
+	"Do", "ForEach", "Go", "GoLimit", "ScopeTree", "NewGroup", "MapWithin", "Quorum", "Until"}
 
 func (o op) String() string { return opNames[o] }
 
-// scopeLimit is the limit of the limited Scopes, ForEach and ForEachSeq.
+// scopeLimit is the limit of the limited Scopes and ForEach.
 const scopeLimit = 2
 
 // limit is how many of the n functions of o run at once.
 func (o op) limit(n int) int {
 	switch o {
-	case opScopeLimit, opGoLimit, opScopeTree, opForEach, opForEachSeq, opMapWithin:
+	case opScopeLimit, opGoLimit, opScopeTree, opForEach, opMapWithin:
 		return min(n, scopeLimit)
 	}
 	return n
@@ -79,10 +78,10 @@ func (o op) scope() bool {
 }
 
 // firstError reports whether o takes the option FirstError: RunN, Map,
-// ForEach, ForEachSeq and the Scopes.
+// ForEach and the Scopes.
 func (o op) firstError() bool {
 	switch o {
-	case opRun, opMap, opForEach, opForEachSeq, opMapWithin:
+	case opRun, opMap, opForEach, opMapWithin:
 		return true
 	}
 	return o.scope()
@@ -140,21 +139,19 @@ func (o op) waited(n, k int) []int {
 type waitForm int
 
 const (
-	waitTurn    waitForm = iota // Wait on each in turn, returning what the first that did not succeed gave
-	waitAll                     // All
-	waitAllSeq                  // AllSeq
-	waitWhenAll                 // WhenAll
-	waitAwait                   // AwaitN
+	waitTurn  waitForm = iota // Wait on each in turn, returning what the first that did not succeed gave
+	waitAll                   // All
+	waitAwait                 // AwaitN
 	numWaits
 )
 
-var waitNames = [...]string{"Wait", "All", "AllSeq", "WhenAll", "AwaitN"}
+var waitNames = [...]string{"Wait", "All", "AwaitN"}
 
 func (w waitForm) String() string { return waitNames[w] }
 
 // inTurn reports whether w waits for its tasks one after another, in
 // order; the others may take them in any order.
-func (w waitForm) inTurn() bool { return w == waitTurn || w == waitAllSeq }
+func (w waitForm) inTurn() bool { return w == waitTurn }
 
 // faultKinds are the outcomes a position can have in the fuzzer's first
 // format (see FuzzOutcomes), with kSlow standing for a function that
@@ -388,10 +385,10 @@ const (
 	cFailure                 // an error of its own
 	cPanic                   // a panic
 	cGoexit                  // runtime.Goexit
-	cCanceled                // stopped by the call (fail-fast): CallError.Canceled; for a Scope's child, also never started after a failure
+	cCanceled                // stopped by the call (fail-fast): CallError.Canceled
 	cUnfinished              // stopped by the caller's ctx: CallError.Unfinished
-	cNotStarted              // never started, the call having stopped taking new work: CallError.NotStarted
-	cLeft                    // never started after a failure (Map's inputs not taken), or a sequence's input not pulled or held: not reported
+	cNotStarted              // never started, after a stop or a failure: CallError.NotStarted
+	cLeft                    // a sequence's input not pulled or held: not reported
 )
 
 // failed reports whether c is a failure of the position's own, which
@@ -427,7 +424,7 @@ type simState struct {
 	released []bool  // per position: its gate is open
 	class    []class // per position, once done
 	epoch    []int   // per position: the settle in which it ended
-	queue    []int   // the positions waiting for a slot (Scope) or a worker (ForEach, ForEachSeq), in order
+	queue    []int   // the positions waiting for a slot (Scope) or a worker (ForEach), in order
 	slots    []int   // per goroutine holding a slot: the position it runs, or -1 once that returned
 	ep       int     // the settle now
 
@@ -703,8 +700,8 @@ func (st *simState) end(i int, c class) {
 }
 
 // fail cancels the call: no work starts after a failure; a Scope's
-// children waiting for a slot complete as canceled, the inputs of
-// ForEach and ForEachSeq not taken are left.
+// children waiting for a slot, and the inputs of Map and ForEach not
+// taken, are counted as not started; a sequence's are left.
 func (st *simState) fail() {
 	if st.failed {
 		return
@@ -713,9 +710,9 @@ func (st *simState) fail() {
 	if st.left {
 		st.failLater = true
 	}
-	c := cLeft
-	if st.s.op.scope() {
-		c = cCanceled
+	c := cNotStarted
+	if st.s.op == opMapSeq || st.s.op == opMapSeqUnordered {
+		c = cLeft
 	}
 	st.drop(c)
 }
@@ -732,11 +729,7 @@ func (st *simState) stop() {
 	}
 	st.left = true
 	st.leftWork = slices.Clone(st.queue)
-	c := cNotStarted
-	if st.s.op == opForEachSeq {
-		c = cLeft
-	}
-	st.drop(c)
+	st.drop(cNotStarted)
 }
 
 // drop ends the work waiting as c.
@@ -1138,8 +1131,6 @@ func (st simState) expectation() expectation {
 		e.call, e.arg = "MapWithin", "inputs"
 	case opForEach:
 		e.call, e.arg = "ForEach", "inputs"
-	case opForEachSeq:
-		e.call, e.arg = "ForEachSeq", "inputs"
 	case opMapSeq:
 		e.call, e.arg = "MapSeq", "inputs"
 	case opMapSeqUnordered:
@@ -1198,7 +1189,7 @@ func (st simState) expectation() expectation {
 	}
 	// A sequence's error says that ctx ended the call before the
 	// sequence did.
-	e.ctxErr = len(e.unfinished) > 0 || e.notStarted > 0 || st.left && s.op == opForEachSeq
+	e.ctxErr = len(e.unfinished) > 0 || e.notStarted > 0
 	e.initial = st.initial
 	if s.firstError && s.op.firstError() {
 		e.firstError, e.firstFailed = true, st.firstFailed

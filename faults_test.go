@@ -257,10 +257,10 @@ func makeCall(ctx context.Context, r *rig, got *observed) {
 			fns[i] = r.fn(i)
 		}
 		if s.op == opQuorum {
-			got.raceVals, got.at, got.err = Quorum(ctx, s.need(), fns...)
+			got.raceVals, got.at, got.err = Quorum(ctx, s.need(), nil, fns...)
 		} else {
 			enough := func(vals []int, at []int) bool { return len(vals) >= s.need() }
-			got.raceVals, got.at, got.left, got.err = Until(ctx, enough, fns...)
+			got.raceVals, got.at, got.left, got.err = Until(ctx, enough, nil, fns...)
 		}
 	case opDo:
 		fns := make([]func(context.Context) error, n)
@@ -270,10 +270,6 @@ func makeCall(ctx context.Context, r *rig, got *observed) {
 		got.err = Do(ctx, fns...)
 	case opForEach:
 		got.err = ForEach(ctx, indexes0(n), scopeLimit, func(ctx context.Context, i int) error {
-			return r.errFn(i)(ctx)
-		}, opts...)
-	case opForEachSeq:
-		got.err = ForEachSeq(ctx, slices.Values(indexes0(n)), scopeLimit, func(ctx context.Context, i int) error {
 			return r.errFn(i)(ctx)
 		}, opts...)
 	case opMapSeq, opMapSeqUnordered:
@@ -387,7 +383,7 @@ func checkTasks(r *rig, got *observed, tasks []*Task[int], err error) {
 			continue // started by Group.Go: no task
 		}
 		if calls[i] == 0 {
-			if v, err, ok := tk.TryWait(); !ok || v != 0 || !errors.Is(err, context.Canceled) {
+			if v, err, ok := tryWait(tk); !ok || v != 0 || !errors.Is(err, context.Canceled) {
 				got.badTasks = append(got.badTasks, fmt.Sprintf("children[%d] never started and holds %v, %v, %v; want its cancellation", i, v, err, ok))
 			}
 			continue
@@ -395,7 +391,7 @@ func checkTasks(r *rig, got *observed, tasks []*Task[int], err error) {
 		if !isValue(s.kinds[i]) || s.op == opScopeTree && i == 0 {
 			continue
 		}
-		v, err, ok := tk.TryWait()
+		v, err, ok := tryWait(tk)
 		if !ok || err != nil || v != val[int](i+1) {
 			got.badTasks = append(got.badTasks, fmt.Sprintf("children[%d] holds %v, %v, %v; want %v", i, v, err, ok, val[int](i+1)))
 		}
@@ -423,15 +419,6 @@ func waitFor(w waitForm, tasks []*Task[int]) error {
 	case waitAll:
 		_, err := All(ctx, tasks)
 		return err
-	case waitAllSeq:
-		_, err := AllSeq(ctx, slices.Values(tasks))
-		return err
-	case waitWhenAll:
-		aw := make([]Awaiter, len(tasks))
-		for i, t := range tasks {
-			aw[i] = t
-		}
-		return WhenAll(ctx, aw...)
 	case waitAwait:
 		return awaitTasks(ctx, tasks)
 	}
@@ -448,7 +435,7 @@ func awaitTasks(ctx context.Context, t []*Task[int]) error {
 	var err error
 	switch len(t) {
 	case 1:
-		_, err = Await1(ctx, t[0])
+		_, err = All(ctx, t)
 	case 2:
 		_, _, err = Await2(ctx, t[0], t[1])
 	case 3:
@@ -768,7 +755,7 @@ func sameError(err, want error) bool {
 	if reflect.TypeOf(err) != reflect.TypeOf(want) {
 		return false
 	}
-	if hashable(want) {
+	if reflect.ValueOf(want).Comparable() {
 		return err == want
 	}
 	return sameFailure(err, want)

@@ -51,8 +51,8 @@ func TestFirstErrorRun(t *testing.T) {
 func TestFirstErrorOrder(t *testing.T) {
 	errs := []error{errors.New("e0"), errors.New("e1"), nil, errors.New("e3")}
 	for _, order := range permutations([]int{0, 1, 3}) {
-		for _, keep := range []Option{0, KeepGoing} {
-			name := fmt.Sprint(order, keep)
+		for _, keep := range [][]Option{{FirstError}, {KeepGoing, FirstError}} {
+			name := fmt.Sprint(order, len(keep) == 2)
 			delay := func(i int) time.Duration { return time.Duration(1+slices.Index(order, i)) * time.Second }
 			first := errs[order[0]]
 			fn := func(ctx context.Context, i int) (int, error) {
@@ -71,22 +71,18 @@ func TestFirstErrorOrder(t *testing.T) {
 			}
 			synctest.Test(t, func(t *testing.T) {
 				ctx := t.Context()
-				_, err := Map(ctx, inputs, NoLimit, fn, keep, FirstError)
+				_, err := Map(ctx, inputs, -1, fn, keep...)
 				check("Map", err)
-				check("ForEach", ForEach(ctx, inputs, NoLimit, func(ctx context.Context, i int) error {
+				check("ForEach", ForEach(ctx, inputs, -1, func(ctx context.Context, i int) error {
 					_, err := fn(ctx, i)
 					return err
-				}, keep|FirstError))
-				check("ForEachSeq", ForEachSeq(ctx, slices.Values(inputs), 4, func(ctx context.Context, i int) error {
-					_, err := fn(ctx, i)
-					return err
-				}, keep|FirstError))
+				}, keep...))
 				_, _, _, _, err = Run4(ctx,
 					func(ctx context.Context) (int, error) { return fn(ctx, 0) },
 					func(ctx context.Context) (int, error) { return fn(ctx, 1) },
 					func(ctx context.Context) (int, error) { return fn(ctx, 2) },
 					func(ctx context.Context) (int, error) { return fn(ctx, 3) },
-					keep, FirstError)
+					keep...)
 				check("Run4", err)
 				_, err = Scope(ctx, func(ctx context.Context, g *Group) (struct{}, error) {
 					for _, i := range inputs {
@@ -97,7 +93,7 @@ func TestFirstErrorOrder(t *testing.T) {
 						}
 					}
 					return struct{}{}, nil
-				}, keep|FirstError)
+				}, keep...)
 				check("Scope", err)
 			})
 		}
@@ -141,7 +137,7 @@ func TestFirstErrorScopeBody(t *testing.T) {
 		_, err := Scope(t.Context(), func(ctx context.Context, g *Group) (int, error) {
 			g.Go(func(ctx context.Context) error { time.Sleep(time.Second); return errSecond })
 			return 0, errFirst
-		}, KeepGoing|FirstError)
+		}, KeepGoing, FirstError)
 		if err != errFirst {
 			t.Fatalf("body first: err = %v, want errFirst", err)
 		}
@@ -164,7 +160,7 @@ func TestFirstErrorSettled(t *testing.T) {
 			return 0, errFirst
 		}
 		return i * 10, nil
-	}, KeepGoing|Settled|FirstError)
+	}, KeepGoing, Settled, FirstError)
 	if err != errFirst || !slices.Equal(out, []int{10, 0, 30}) {
 		t.Fatalf("Map = %v, %v; want [10 0 30], errFirst", out, err)
 	}
@@ -223,29 +219,6 @@ func TestFirstErrorPanicRaised(t *testing.T) {
 	}()
 	Run2(t.Context(), okInt, func(context.Context) (int, error) { panic("boom") }, FirstError)
 	t.Fatal("Run2 returned; want its function's panic")
-}
-
-// TestFirstErrorNoEffect: the awaits and MapSeq, which do not take it, are
-// unchanged.
-func TestFirstErrorNoEffect(t *testing.T) {
-	t1 := Go(t.Context(), func(context.Context) (int, error) { return 0, errFirst })
-	_, err := Await1(t.Context(), t1, FirstError)
-	var ce *CallError
-	if !errors.As(err, &ce) {
-		t.Fatalf("Await1: err = %#v, want a *CallError", err)
-	}
-	for _, err := range MapSeq(t.Context(), slices.Values([]int{1}), 1, func(context.Context, int) (int, error) { return 0, errFirst }, FirstError) {
-		var pe *PositionError
-		if !errors.As(err, &pe) {
-			t.Fatalf("MapSeq: err = %#v, want a *PositionError", err)
-		}
-	}
-}
-
-func TestFirstErrorString(t *testing.T) {
-	if got := (KeepGoing | FirstError).String(); got != "KeepGoing|FirstError" {
-		t.Fatalf("String = %q", got)
-	}
 }
 
 // TestFirstErrorRecoveredPanic: a child's panic that the body receives and

@@ -25,19 +25,19 @@ func TestRunFirstOK(t *testing.T) {
 		}
 		fast := func(ctx context.Context) (string, error) { return "fast", nil }
 		failing := func(ctx context.Context) (string, error) { return "", errors.New("replica down") }
-		v, i, err := RunFirstOK(context.Background(), slow, failing, fast, slow)
+		v, i, err := Hedge(context.Background(), 0, nil, slow, failing, fast, slow)
 		if v != "fast" || i != 2 || err != nil {
 			t.Fatalf("RunFirstOK = %q, %d, %v", v, i, err)
 		}
 		if losersDone.Load() != 2 {
 			t.Errorf("RunFirstOK returned before its losers: %d of 2 done", losersDone.Load())
 		}
-		_, i, err = RunFirstOK(context.Background(), failing, failing)
+		_, i, err = Hedge(context.Background(), 0, nil, failing, failing)
 		if i != -1 || !slices.Equal(positions(err), []int{0, 1}) {
 			t.Errorf("all failing: %d, %v", i, err)
 		}
 		r := recoverFrom(func() {
-			RunFirstOK(context.Background(), fast, func(ctx context.Context) (string, error) {
+			Hedge(context.Background(), 0, nil, fast, func(ctx context.Context) (string, error) {
 				<-ctx.Done()
 				panic("loser panicked")
 			})
@@ -69,7 +69,7 @@ func TestRunFirstOKWinnerContext(t *testing.T) {
 			return 0, ctx.Err()
 		}
 	}
-	v, i, err := RunFirstOK(parent, fn(0), fn(1), fn(2))
+	v, i, err := Hedge(parent, 0, nil, fn(0), fn(1), fn(2))
 	if v != 1 || i != 1 || err != nil {
 		t.Fatalf("RunFirstOK = %v, %v, %v; want 1, 1, nil", v, i, err)
 	}
@@ -84,7 +84,7 @@ func TestRunFirstOKWinnerContext(t *testing.T) {
 	stop := errors.New("stop")
 	parent2, cancel2 := context.WithCancelCause(parent)
 	var kept context.Context
-	RunFirstOK(parent2, func(ctx context.Context) (int, error) { kept = ctx; return 0, nil })
+	Hedge(parent2, 0, nil, func(ctx context.Context) (int, error) { kept = ctx; return 0, nil })
 	cancel2(stop)
 	select {
 	case <-kept.Done():
@@ -102,7 +102,7 @@ func TestRunFirstOKReleases(t *testing.T) {
 	parent := newCountingCtx()
 	var held context.Context
 	for i := range 100 {
-		RunFirstOK(parent, func(ctx context.Context) (int, error) {
+		Hedge(parent, 0, nil, func(ctx context.Context) (int, error) {
 			if i == 0 {
 				held = ctx
 			}
@@ -232,7 +232,7 @@ func TestHedge(t *testing.T) {
 					return i, nil
 				})
 			}
-			v, i, err := Hedge(context.Background(), c.delay, fns...)
+			v, i, err := Hedge(context.Background(), c.delay, nil, fns...)
 			if i != c.winner || v != c.winner || err != nil {
 				t.Errorf("%s: Hedge = %v, %v, %v; want winner %d", c.name, v, i, err, c.winner)
 			}
@@ -251,7 +251,7 @@ func TestHedge(t *testing.T) {
 func TestHedgeFailures(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		down := func(context.Context) (int, error) { return 0, errors.New("down") }
-		_, i, err := Hedge(context.Background(), time.Second, down, down)
+		_, i, err := Hedge(context.Background(), time.Second, nil, down, down)
 		want := "task: Hedge: fns[0]: down\ntask: Hedge: fns[1]: down"
 		if i != -1 || err == nil || err.Error() != want {
 			t.Errorf("Hedge = %d, %v; want -1 and\n%s", i, err, want)
@@ -266,7 +266,7 @@ func TestHedgeFailures(t *testing.T) {
 			<-ctx.Done()
 			return 0, ctx.Err()
 		}
-		_, _, err := Hedge(ctx, 100*time.Millisecond, slow, slow, slow)
+		_, _, err := Hedge(ctx, 100*time.Millisecond, nil, slow, slow, slow)
 		if n := started.Load(); n != 2 || !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("started %d, err %v; want 2 started and the deadline", n, err)
 		}
@@ -275,10 +275,10 @@ func TestHedgeFailures(t *testing.T) {
 			t.Errorf("err = %v; want fns[0] and fns[1] unfinished", err)
 		}
 	})
-	if msg := catch(func() { Hedge(context.Background(), -time.Second, immediate[int]) }); msg != "task: Hedge: delay is -1s; want 0 or more" {
+	if msg := catch(func() { Hedge(context.Background(), -time.Second, nil, immediate[int]) }); msg != "task: Hedge: delay is -1s; want 0 or more" {
 		t.Errorf("negative delay: %q", msg)
 	}
-	if msg := catch(func() { Hedge(context.Background(), 0, immediate[int], nil) }); msg != "task: Hedge: fns[1] is nil" {
+	if msg := catch(func() { Hedge(context.Background(), 0, nil, immediate[int], nil) }); msg != "task: Hedge: fns[1] is nil" {
 		t.Errorf("nil function: %q", msg)
 	}
 }

@@ -35,13 +35,11 @@ func FuzzOutcomes(f *testing.F) {
 	f.Add([]byte{3, 0xC0 + byte(opDo), 0, 1, 0, 0, 7, 8, 0})          // Do stopped before any release
 	f.Add([]byte{4, 0xC0 + byte(opMap), 1, 3, 0, 11, 0, 7, 0, 10})    // Map, Grace
 	f.Add([]byte{4, 0xC0 + byte(opForEach), 1, 2, 0, 11, 0, 7, 0, 0}) // ForEach, Grace, inputs left
-	f.Add([]byte{4, 0xC0 + byte(opForEachSeq), 0, 0, 0, 0, 8, 0, 0, 0, 3, 2, 1})
+	f.Add([]byte{4, 0xC0 + byte(opForEach), 0, 0, 0, 0, 8, 0, 0, 0, 3, 2, 1})
 	f.Add([]byte{4, 0xC0 + byte(opMapSeqUnordered), 1, 3, 0, 7, 11, 0, 1, 0})
-	f.Add([]byte{5, 0xC0 + byte(opGo), 2, 0, 6, 0, 9, 2, 0, 1, 0})         // Spawn, Go, TryGo; the body waits by All
-	f.Add([]byte{5, 0xC0 + byte(opGoLimit), 0, 0, 4, 0, 0, 0, 0, 5, 0})    // a Goexit at the limit
-	f.Add([]byte{5, 0xC0 + byte(opScopeTree), 8, 0, 3, 0, 0, 1, 0, 0, 0})  // child 0 waits by AwaitN
-	f.Add([]byte{5, 0xC0 + byte(opScopeLimit), 4, 0, 5, 0, 0, 0, 3, 0, 0}) // the body waits by AllSeq
-	f.Add([]byte{3, 0xC0 + byte(opScope), 6, 3, 3, 0, 7, 11, 0})           // by WhenAll, stopped
+	f.Add([]byte{5, 0xC0 + byte(opGo), 2, 0, 6, 0, 9, 2, 0, 1, 0})        // Spawn, Go, TryGo; the body waits by All
+	f.Add([]byte{5, 0xC0 + byte(opGoLimit), 0, 0, 4, 0, 0, 0, 0, 5, 0})   // a Goexit at the limit
+	f.Add([]byte{5, 0xC0 + byte(opScopeTree), 8, 0, 3, 0, 0, 1, 0, 0, 0}) // child 0 waits by AwaitN
 	// For FirstError: inputs[2] fails before inputs[0] (it takes the slot
 	// inputs[1] frees); child 2 takes the slot child 1 frees as child 0,
 	// its wait over, fails: the two race; the body's All is stopped by ctx,

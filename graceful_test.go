@@ -5,6 +5,7 @@ import (
 	"errors"
 	"iter"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -212,21 +213,6 @@ func TestGraceMapSeq(t *testing.T) {
 	})
 }
 
-func TestGraceForEachSeq(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		w := &work{start: time.Now()}
-		err := ForEachSeq(stopping(t), slices.Values([]time.Duration{time.Hour, time.Second, time.Second}), 1,
-			func(ctx context.Context, d time.Duration) error { _, err := w.run(ctx, d); return err }, Grace(grace))
-		var ce *CallError
-		if got := time.Since(w.start); got != stopAt+grace {
-			t.Errorf("ForEachSeq returned at %v; want %v", got, stopAt+grace)
-		}
-		if !errors.As(err, &ce) || !slices.Equal(indexes(ce.Unfinished), []int{0}) || !errors.Is(err, context.Canceled) {
-			t.Errorf("ForEachSeq = %v; want inputs[0] cut, context.Canceled", err)
-		}
-	})
-}
-
 // TestGraceFailFast: a failure cancels at once, grace or not.
 func TestGraceFailFast(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -288,19 +274,12 @@ func TestGraceNested(t *testing.T) {
 }
 
 func TestGraceOption(t *testing.T) {
-	for _, tc := range []struct {
-		o    Option
-		want string
-	}{
-		{Grace(5 * time.Second), "Grace(5s)"},
-		{KeepGoing | Grace(time.Millisecond), "KeepGoing|Grace(1ms)"},
-		{options([]Option{Grace(time.Second), Settled, Grace(2 * time.Second)}), "Settled|Grace(2s)"},
-	} {
-		if got := tc.o.String(); got != tc.want {
-			t.Errorf("String() = %q; want %q", got, tc.want)
-		}
+	if got := options("Map", famMap, []Option{Grace(time.Second), Settled, Grace(2 * time.Second)}); got.grace() != 2*time.Second || got&settled == 0 {
+		t.Errorf("options(Grace(1s), Settled, Grace(2s)) = %#x; want Settled and a grace of 2s", got)
 	}
-	if got := panicMessage(func() { Grace(0) }); got != "task: Grace: d is 0s; want more than 0" {
-		t.Errorf("Grace(0) panics %q", got)
+	for _, d := range []time.Duration{0, -time.Second, maxGrace + 1} {
+		if got := panicMessage(func() { Grace(d) }); !strings.HasPrefix(got, "task: Grace: d is "+d.String()+"; want more than 0") {
+			t.Errorf("Grace(%v) panics %q", d, got)
+		}
 	}
 }

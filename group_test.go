@@ -32,7 +32,7 @@ func TestNewGroupSuccess(t *testing.T) {
 	if ran.Load() != 10 {
 		t.Fatalf("%d children ran; want 10", ran.Load())
 	}
-	if v, err, _ := tk.TryWait(); v != 7 || err != nil {
+	if v, err, _ := tryWait(tk); v != 7 || err != nil {
 		t.Fatalf("the spawned task = %v, %v", v, err)
 	}
 	if !errors.Is(ctx.Err(), context.Canceled) {
@@ -300,7 +300,7 @@ func TestNewGroupLimitNestedWait(t *testing.T) {
 	if err := g.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	if v, _, _ := top.TryWait(); v != 20 {
+	if v, _, _ := tryWait(top); v != 20 {
 		t.Fatalf("depth %d; want 20", v)
 	}
 }
@@ -327,7 +327,7 @@ func TestNewGroupStop(t *testing.T) {
 	if !stopping.Load() {
 		t.Fatalf("the running child did not see Stopping closed")
 	}
-	if _, err, _ := tk.TryWait(); !errors.Is(err, context.Canceled) {
+	if _, err, _ := tryWait(tk); !errors.Is(err, context.Canceled) {
 		t.Fatalf("the queued task = %v", err)
 	}
 }

@@ -165,11 +165,11 @@ func indexes0(n int) []int {
 }
 
 // sources returns n pending tasks and their sources.
-func sources(n int) ([]*Source[int], []*Task[int]) {
-	srcs := make([]*Source[int], n)
+func sources(n int) ([]*source[int], []*Task[int]) {
+	srcs := make([]*source[int], n)
 	tasks := make([]*Task[int], n)
 	for i := range srcs {
-		srcs[i] = NewSource[int]()
+		srcs[i] = newSource[int]()
 		tasks[i] = srcs[i].Task()
 	}
 	return srcs, tasks
@@ -178,7 +178,7 @@ func sources(n int) ([]*Source[int], []*Task[int]) {
 // rearm makes the tasks of completed sources pending again, so that a
 // benchmark or an allocation count can wait for the same pending tasks
 // many times without making new ones. Nothing may wait for them meanwhile.
-func rearm(srcs []*Source[int]) {
+func rearm(srcs []*source[int]) {
 	for _, s := range srcs {
 		c := &s.t.core
 		c.state.Store(pending)
@@ -199,13 +199,13 @@ func repeat(t *Task[int], n int) []*Task[int] {
 
 // lettered returns a task per distinct letter of pattern and the tasks in
 // the pattern's order: "aba" is a task, another, and the first again.
-func lettered(pattern string) (map[byte]*Source[int], []*Task[int]) {
-	srcs := make(map[byte]*Source[int])
+func lettered(pattern string) (map[byte]*source[int], []*Task[int]) {
+	srcs := make(map[byte]*source[int])
 	tasks := make([]*Task[int], len(pattern))
 	for i := range len(pattern) {
 		s, ok := srcs[pattern[i]]
 		if !ok {
-			s = NewSource[int]()
+			s = newSource[int]()
 			srcs[pattern[i]] = s
 		}
 		tasks[i] = s.Task()
@@ -219,3 +219,45 @@ func (c *core) linked() bool {
 	defer c.mu.Unlock()
 	return c.links != nil
 }
+
+// fromResult is a task that has already succeeded with v.
+func fromResult[T any](v T) *Task[T] {
+	t, complete := Promise[T]()
+	complete(v, nil)
+	return t
+}
+
+// fromError is a task that has already failed with err.
+func fromError[T any](err error) *Task[T] {
+	if err == nil {
+		panic("fromError: err is nil")
+	}
+	t, complete := Promise[T]()
+	complete(*new(T), err)
+	return t
+}
+
+// tryWait is the value and error of t if it has completed (ok true).
+func tryWait[T any](t *Task[T]) (v T, err error, ok bool) {
+	select {
+	case <-t.Done():
+		v, err = t.Wait(context.Background())
+		return v, err, true
+	default:
+		return v, nil, false
+	}
+}
+
+// A source is both sides of a Promise, kept together by tests.
+type source[T any] struct {
+	t        *Task[T]
+	complete func(T, error) bool
+}
+
+func newSource[T any]() *source[T] {
+	t, complete := Promise[T]()
+	return &source[T]{t, complete}
+}
+
+func (s *source[T]) Task() *Task[T]               { return s.t }
+func (s *source[T]) Complete(v T, err error) bool { return s.complete(v, err) }

@@ -123,9 +123,11 @@ func TestCallErrorLogValue(t *testing.T) {
 	t1, t2 := task.Go(ctx, blocked), task.Go(ctx, blocked)
 	gone, cancel := context.WithCancelCause(ctx)
 	cancel(errors.New("client went away"))
-	_, _, unfinished := task.Await2(gone, task.FromResult(1), t2)
+	one := task.Go(ctx, func(context.Context) (int, error) { return 1, nil })
+	_, _ = one.Wait(ctx)
+	_, _, unfinished := task.Await2(gone, one, t2)
 	close(release)
-	_ = task.WhenAll(ctx, t1, t2)
+	_, _, _ = task.Await2(ctx, t1, t2)
 
 	// The ctx of a Run2 ended while both functions waited for it: both
 	// are unfinished, with what they returned.
@@ -150,7 +152,7 @@ func TestCallErrorLogValue(t *testing.T) {
 		many.Unfinished = append(many.Unfinished, &task.PositionError{Call: "Map", Index: i, Arg: fmt.Sprintf("inputs[%d]", i)})
 	}
 
-	manyFailures := &task.CallError{Call: "Map", NotStarted: 3, Skipped: 4}
+	manyFailures := &task.CallError{Call: "Map", NotStarted: 7}
 	for i := range 10 {
 		manyFailures.Failures = append(manyFailures.Failures, &task.PositionError{Call: "Map", Index: i, Arg: fmt.Sprintf("inputs[%d]", i), Err: fmt.Errorf("e%d", i)})
 	}

@@ -52,12 +52,3 @@ func BenchmarkSeqFormMapSeqUnordered(b *testing.B) {
 	}
 }
 
-func BenchmarkSeqFormForEachSeq(b *testing.B) {
-	ctx := context.Background()
-	fn := func(context.Context, int) error { return nil }
-	for range b.N {
-		if err := ForEachSeq(ctx, seqBenchInputs, 8, fn); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -183,7 +183,7 @@ func TestUncomparableErrors(t *testing.T) {
 // receives through an await and returns is the body's, reported once.
 func TestScopeNamedChildReportedOnce(t *testing.T) {
 	x := errors.New("x")
-	for _, how := range []string{"Wait", "Await1", "All"} {
+	for _, how := range []string{"Wait", "Await2", "All"} {
 		t.Run(how, func(t *testing.T) {
 			_, err := Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
 				tl := Spawn(g, Named("load", func(context.Context) (int, error) { return 0, x }))
@@ -191,8 +191,8 @@ func TestScopeNamedChildReportedOnce(t *testing.T) {
 				switch how {
 				case "Wait":
 					_, err = tl.Wait(ctx)
-				case "Await1":
-					_, err = Await1(ctx, tl)
+				case "Await2":
+					_, _, err = Await2(ctx, tl, tl)
 				case "All":
 					_, err = All(ctx, []*Task[int]{tl})
 				}
@@ -214,8 +214,8 @@ func TestNamedWait(t *testing.T) {
 	if _, err := tk.Wait(ctx); err != io.EOF {
 		t.Errorf("Wait: err = %#v; want io.EOF itself", err)
 	}
-	if _, err := Await1(ctx, tk); err == nil || err.Error() != "task: Await1: n: EOF" {
-		t.Errorf("Await1: err = %q; want %q", err, "task: Await1: n: EOF")
+	if _, err := All(ctx, []*Task[int]{tk}); err == nil || err.Error() != "task: All: n: EOF" {
+		t.Errorf("All: err = %q; want %q", err, "task: All: n: EOF")
 	}
 	_, err := Scope(ctx, func(ctx context.Context, g *Group) (int, error) {
 		c := Spawn(g, Named("n", func(context.Context) (int, error) { return 0, io.EOF }))
@@ -277,9 +277,9 @@ func TestRunFirstOKReleaseLosers(t *testing.T) {
 		var v resource
 		var err error
 		if i%2 == 0 {
-			v, _, err = RunFirstOKRelease(context.Background(), release, replica, replica, replica)
+			v, _, err = Hedge(context.Background(), 0, release, replica, replica, replica)
 		} else {
-			v, _, err = HedgeRelease(context.Background(), 0, release, replica, replica, replica)
+			v, _, err = Hedge(context.Background(), 0, release, replica, replica, replica)
 		}
 		if err != nil {
 			t.Fatal(err)

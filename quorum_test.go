@@ -41,7 +41,7 @@ func TestQuorumReached(t *testing.T) {
 		var vals, pos []int
 		var err error
 		go func() {
-			vals, pos, err = Quorum(context.Background(), 2, a.fn, b.fn, c.fn)
+			vals, pos, err = Quorum(context.Background(), 2, nil, a.fn, b.fn, c.fn)
 			close(done)
 		}()
 		close(c.gate)
@@ -67,7 +67,7 @@ func TestQuorumUnreachable(t *testing.T) {
 		var err error
 		var vals []int
 		go func() {
-			vals, _, err = Quorum(context.Background(), 2, a.fn, b.fn, c.fn)
+			vals, _, err = Quorum(context.Background(), 2, nil, a.fn, b.fn, c.fn)
 			close(done)
 		}()
 		close(a.gate)
@@ -102,7 +102,7 @@ func TestQuorumRelease(t *testing.T) {
 			<-ctx.Done() // canceled at the quorum, it succeeds anyway
 			return 9, nil
 		}
-		vals, pos, err := QuorumRelease(context.Background(), 1, func(v int) { released = append(released, v) },
+		vals, pos, err := Quorum(context.Background(), 1, func(v int) { released = append(released, v) },
 			func(context.Context) (int, error) { return 1, nil }, late)
 		if err != nil || !slices.Equal(vals, []int{1}) || !slices.Equal(pos, []int{0}) || !slices.Equal(released, []int{9}) {
 			t.Fatalf("QuorumRelease = %v %v %v, released %v", vals, pos, err, released)
@@ -113,18 +113,18 @@ func TestQuorumRelease(t *testing.T) {
 func TestQuorumPanicsAndBadInput(t *testing.T) {
 	ok := func(context.Context) (int, error) { return 1, nil }
 	r := recoverFrom(func() {
-		Quorum(context.Background(), 1, ok, func(context.Context) (int, error) { panic("torn") })
+		Quorum(context.Background(), 1, nil, ok, func(context.Context) (int, error) { panic("torn") })
 	})
 	if pe, isPE := r.(*PanicError); !isPE || pe.Value != "torn" || pe.Call != "Quorum" || pe.Arg != "fns[1]" {
 		t.Errorf("Quorum raised %#v", r)
 	}
 	var nilCtx context.Context
 	for want, f := range map[string]func(){
-		"task: Quorum: k is 0; want 1 to len(fns), 2": func() { Quorum(context.Background(), 0, ok, ok) },
-		"task: Quorum: k is 3; want 1 to len(fns), 2": func() { Quorum(context.Background(), 3, ok, ok) },
-		"task: Quorum: fns[1] is nil":                 func() { Quorum(context.Background(), 1, ok, nil) },
-		"task: QuorumRelease: release is nil":         func() { QuorumRelease[int](context.Background(), 1, nil, ok) },
-		"task: Quorum: ctx is nil":                    func() { Quorum(nilCtx, 1, ok) },
+		"task: Quorum: k is 0; want 1 to len(fns), 2": func() { Quorum(context.Background(), 0, nil, ok, ok) },
+		"task: Quorum: k is 3; want 1 to len(fns), 2": func() { Quorum(context.Background(), 3, nil, ok, ok) },
+		"task: Quorum: fns[1] is nil":                 func() { Quorum(context.Background(), 1, nil, ok, nil) },
+		"task: Quorum: release is nil":                func() { Quorum[int](context.Background(), 1, nil, ok) },
+		"task: Quorum: ctx is nil":                    func() { Quorum(nilCtx, 1, nil, ok) },
 	} {
 		if msg := catch(f); msg != want {
 			t.Errorf("panic %q; want %q", msg, want)
@@ -148,7 +148,7 @@ func TestQuorumConcurrentSuccesses(t *testing.T) {
 			}
 		}
 		go func() { close(start) }()
-		vals, pos, err := Quorum(context.Background(), k, fns...)
+		vals, pos, err := Quorum(context.Background(), k, nil, fns...)
 		if err != nil || len(vals) != k || len(pos) != k {
 			t.Fatalf("Quorum = %v %v %v", vals, pos, err)
 		}

@@ -19,10 +19,10 @@ func TestReadmeCosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	done := FromResult(1)
+	done := fromResult(1)
 	dones := make([]*Task[int], 100)
 	for i := range dones {
-		dones[i] = FromResult(i)
+		dones[i] = fromResult(i)
 	}
 	inputs := make([]int, 1000)
 	const limit = 4
@@ -50,8 +50,7 @@ func TestReadmeCosts(t *testing.T) {
 		"`AwaitN`, `Wait`, `WhenAll` of completed tasks": func() float64 {
 			return max(
 				testing.AllocsPerRun(100, func() { Await4(ctx, done, done, done, done) }),
-				testing.AllocsPerRun(100, func() { done.Wait(ctx) }),
-				testing.AllocsPerRun(100, func() { WhenAll(ctx, done, done, done, done) }))
+				testing.AllocsPerRun(100, func() { done.Wait(ctx) }))
 		},
 		"`RunN`": func() float64 {
 			return testing.AllocsPerRun(100, func() { Run4(ctx, immediate[int], immediate[string], immediate[int], immediate[bool]) })

@@ -21,7 +21,7 @@ func scaleN() int {
 }
 
 // completeShuffled completes srcs in a random order from another goroutine.
-func completeShuffled(srcs []*Source[int], seed uint64) {
+func completeShuffled(srcs []*source[int], seed uint64) {
 	order := rand.New(rand.NewPCG(seed, 1)).Perm(len(srcs))
 	go func() {
 		for _, i := range order {
@@ -77,7 +77,7 @@ func TestScaleAllErrors(t *testing.T) {
 	n := scaleN()
 	tasks := make([]*Task[int], n)
 	for i := range tasks {
-		tasks[i] = FromError[int](posErr{i})
+		tasks[i] = fromError[int](posErr{i})
 	}
 	start := time.Now()
 	_, err := All(context.Background(), tasks)
@@ -93,23 +93,6 @@ func TestScaleAllErrors(t *testing.T) {
 	if found != n || !is {
 		t.Fatalf("joined %d of %d errors; errors.Is(last) = %v", found, n, is)
 	}
-}
-
-func TestScaleWhenAny(t *testing.T) {
-	n := scaleN()
-	measure(t, "WhenAny of pending sources", n, func() {
-		srcs, tasks := sources(n)
-		go srcs[n/2].Complete(1, nil)
-		i, err := WhenAny(context.Background(), tasks)
-		if i != n/2 || err != nil {
-			t.Fatalf("WhenAny = %d, %v", i, err)
-		}
-		for _, tk := range tasks {
-			if tk.linked() {
-				t.Fatal("WhenAny left links registered")
-			}
-		}
-	})
 }
 
 func TestScaleWhenEach(t *testing.T) {
@@ -267,7 +250,7 @@ func cancellationLatency(t *testing.T, n int) {
 func joinedErrors(t *testing.T, n int) {
 	tasks := make([]*Task[int], n)
 	for i := range tasks {
-		tasks[i] = FromError[int](posErr{i})
+		tasks[i] = fromError[int](posErr{i})
 	}
 	start := time.Now()
 	_, err := All(context.Background(), tasks)

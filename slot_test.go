@@ -129,7 +129,7 @@ const (
 	kGoexit                // runtime.Goexit()
 	kWaitCtx               // waits for ctx.Done, returns val(i), ctx.Err()
 	kNil                   // the function or task is nil
-	kCompleted             // a task made by FromResult (await only)
+	kCompleted             // a task made by fromResult (await only)
 	kSource                // a task completed by the test through slot.complete (await only)
 	kWaitCause             // waits for ctx.Done, returns val(i), context.Cause(ctx)
 	kSlow                  // the fault model's late value: kValue behind a gate
@@ -139,9 +139,9 @@ const (
 	kWaitStop              // waits for Stopping(ctx) or ctx.Done, returns val(i), ctx.Err()
 )
 
-var kindNames = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source", "waitCause", "slow", "errSlice", "errMap", "errFunc", "waitStop"}
+var kindNamesOf = [...]string{"value", "error", "panic", "panicErr", "panicNil", "goexit", "waitCtx", "nil", "completed", "source", "waitCause", "slow", "errSlice", "errMap", "errFunc", "waitStop"}
 
-func (k kind) String() string { return kindNames[k] }
+func (k kind) String() string { return kindNamesOf[k] }
 
 // A slot drives one position of a call under test.
 type slot struct {
@@ -214,9 +214,9 @@ func taskFor[T any](ctx context.Context, s *slot) *Task[T] {
 	case kNil:
 		return nil
 	case kCompleted:
-		return FromResult(val[T](s.i))
+		return fromResult(val[T](s.i))
 	case kSource:
-		src := NewSource[T]()
+		src := newSource[T]()
 		complete := func(ok bool) {
 			if ok {
 				src.Complete(val[T](s.i), nil)

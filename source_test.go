@@ -12,7 +12,7 @@ import (
 // winner each time, and every waiter sees the winner's value.
 func TestSourceRace(t *testing.T) {
 	for round := range 20 {
-		src := NewSource[int]()
+		src := newSource[int]()
 		var winners atomic.Int32
 		var winner atomic.Int32
 		start := make(chan struct{})

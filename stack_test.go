@@ -75,16 +75,15 @@ func childFramesFit(room int) {
 			return err
 		}},
 		{"Do", func() error { return Do(ctx, errOnly, errOnly, errOnly) }},
-		{"Map", func() error { _, err := Map(ctx, inputs, NoLimit, mapped); return err }},
+		{"Map", func() error { _, err := Map(ctx, inputs, -1, mapped); return err }},
 		{"Map limit 4", func() error { _, err := Map(ctx, inputs, 4, mapped); return err }},
-		{"ForEach", func() error { return ForEach(ctx, inputs, NoLimit, each) }},
+		{"ForEach", func() error { return ForEach(ctx, inputs, -1, each) }},
 		{"ForEach limit 4", func() error { return ForEach(ctx, inputs, 4, each) }},
 		{"MapSeq", func() error { return drain(MapSeq(ctx, slices.Values(inputs), 4, mapped)) }},
 		{"MapSeqUnordered", func() error { return drain(MapSeqUnordered(ctx, slices.Values(inputs), 4, mapped)) }},
-		{"ForEachSeq", func() error { return ForEachSeq(ctx, slices.Values(inputs), 4, each) }},
-		{"Scope Spawn All", func() error { return scopeSpawn(ctx, NoLimit, val) }},
+		{"Scope Spawn All", func() error { return scopeSpawn(ctx, -1, val) }},
 		{"Scope Spawn All limit 4", func() error { return scopeSpawn(ctx, 4, val) }},
-		{"Scope Go", func() error { return scopeGo(ctx, NoLimit, errOnly) }},
+		{"Scope Go", func() error { return scopeGo(ctx, -1, errOnly) }},
 		{"Scope Go limit 4", func() error { return scopeGo(ctx, 4, errOnly) }},
 	}
 	// This goroutine grows now, and no collection shrinks it later.

@@ -33,14 +33,6 @@ var orderedCalls = []orderedCall{
 			return fns[i](ctx)
 		}, opts...)
 	}},
-	{"ForEachSeq", func(ctx context.Context, fns [2]func(context.Context) error, opts []Option) error {
-		return ForEachSeq(ctx, slices.Values([]int{0, 1, 2}), 2, func(ctx context.Context, i int) error {
-			if i == 2 {
-				return errors.New("inputs[2] started")
-			}
-			return fns[i](ctx)
-		}, opts...)
-	}},
 	{"Scope", func(ctx context.Context, fns [2]func(context.Context) error, opts []Option) error {
 		_, err := Scope(ctx, func(ctx context.Context, g *Group) (int, error) {
 			g.SetLimit(2)

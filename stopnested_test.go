@@ -75,12 +75,12 @@ func closedStopping() chan struct{} {
 // RunFirstOKRelease and HedgeRelease name themselves in their errors.
 func TestReleaseNames(t *testing.T) {
 	fail := func(context.Context) (int, error) { return 0, errors.New("down") }
-	_, i, err := RunFirstOKRelease(context.Background(), func(int) {}, fail, fail)
-	if i != -1 || err == nil || !strings.HasPrefix(err.Error(), "task: RunFirstOKRelease: fns[0]: down") {
+	_, i, err := Hedge(context.Background(), 0, func(int) {}, fail, fail)
+	if i != -1 || err == nil || !strings.HasPrefix(err.Error(), "task: Hedge: fns[0]: down") {
 		t.Errorf("RunFirstOKRelease: %d, %v", i, err)
 	}
-	_, i, err = HedgeRelease(context.Background(), 0, func(int) {}, fail, fail)
-	if i != -1 || err == nil || !strings.HasPrefix(err.Error(), "task: HedgeRelease: fns[0]: down") {
+	_, i, err = Hedge(context.Background(), 0, func(int) {}, fail, fail)
+	if i != -1 || err == nil || !strings.HasPrefix(err.Error(), "task: Hedge: fns[0]: down") {
 		t.Errorf("HedgeRelease: %d, %v", i, err)
 	}
 }
@@ -115,47 +115,14 @@ func TestGroupNotStartedAt(t *testing.T) {
 			}
 			at := ce.NotStartedAt()
 			switch {
-			case end == "Stop" && (ce.NotStarted != 3 || ce.Skipped != 0):
-				t.Errorf("Stop: NotStarted %d, Skipped %d; want 3, 0", ce.NotStarted, ce.Skipped)
-			case end == "failure" && (ce.NotStarted != 0 || ce.Skipped != 3 || !strings.Contains(err.Error(), "task: Group: 3 not started: a failure canceled the call")):
-				t.Errorf("failure: NotStarted %d, Skipped %d, %q; want 0, 3", ce.NotStarted, ce.Skipped, err)
+			case end == "Stop" && (ce.NotStarted != 3 || !errors.Is(err, ErrStopped)):
+				t.Errorf("Stop: NotStarted %d, ErrStopped %v; want 3, true", ce.NotStarted, errors.Is(err, ErrStopped))
+			case end == "failure" && (ce.NotStarted != 3 || errors.Is(err, ErrStopped) || !strings.Contains(err.Error(), "task: Group: 3 not started: a failure canceled the call")):
+				t.Errorf("failure: NotStarted %d, ErrStopped %v, %q; want 3, false", ce.NotStarted, errors.Is(err, ErrStopped), err)
 			}
 			if len(at) != 3 || at[0] != 1 || at[1] != 2 || at[2] != 3 {
 				t.Errorf("%s: NotStartedAt = %v; want [1 2 3]", end, at)
 			}
 		})
 	}
-}
-
-// ForEachSeq counts the inputs it pulled and never called after a failure.
-func TestForEachSeqSkipped(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		release := make(chan struct{})
-		pulled := 0
-		seq := func(yield func(int) bool) {
-			for i := range 10 {
-				pulled++
-				if !yield(i) {
-					return
-				}
-			}
-		}
-		go func() { synctest.Wait(); close(release) }()
-		err := ForEachSeq(context.Background(), seq, 2, func(ctx context.Context, i int) error {
-			if i == 0 {
-				<-release
-				return errors.New("boom")
-			}
-			<-ctx.Done() // input 1 waits for the cancellation
-			return ctx.Err()
-		})
-		var ce *CallError
-		if !errors.As(err, &ce) || len(ce.Failures) != 1 {
-			t.Fatalf("ForEachSeq = %v", err)
-		}
-		// Inputs 0 and 1 ran; the window held up to 2 more pulled ones.
-		if ce.Skipped != pulled-2 || ce.NotStartedAt() != nil {
-			t.Errorf("Skipped %d, at %v, with %d pulled; want %d, nil", ce.Skipped, ce.NotStartedAt(), pulled, pulled-2)
-		}
-	})
 }

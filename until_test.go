@@ -41,7 +41,7 @@ func TestUntilAgree(t *testing.T) {
 			return agree2(vals, at)
 		}
 		start := time.Now()
-		vals, at, left, err := Until(context.Background(), enough,
+		vals, at, left, err := Until(context.Background(), enough, nil,
 			replica(10*time.Millisecond, "v1"), // first
 			replica(20*time.Millisecond, "v2"), // second: disagrees
 			replica(time.Hour, "v1"),           // slow: canceled
@@ -68,7 +68,7 @@ func TestUntilCancelsWithErrLost(t *testing.T) {
 	}
 	var winnerCtx context.Context
 	fast := func(ctx context.Context) (int, error) { winnerCtx = ctx; return 1, nil }
-	vals, at, left, err := Until(context.Background(), func(vals []int, at []int) bool { return true }, slow, fast, slow)
+	vals, at, left, err := Until(context.Background(), func(vals []int, at []int) bool { return true }, nil, slow, fast, slow)
 	if err != nil || !slices.Equal(vals, []int{1}) || !slices.Equal(at, []int{1}) || !slices.Equal(left, []int{0, 2}) {
 		t.Fatalf("Until = %v, %v, %v, %v", vals, at, left, err)
 	}
@@ -84,12 +84,12 @@ func TestUntilNotEnough(t *testing.T) {
 	ok := func(v string) func(context.Context) (string, error) {
 		return func(context.Context) (string, error) { return v, nil }
 	}
-	vals, at, left, err := Until(context.Background(), agree2, ok("a"), ok("b"), ok("c"))
+	vals, at, left, err := Until(context.Background(), agree2, nil, ok("a"), ok("b"), ok("c"))
 	if err != ErrNotEnough || len(vals) != 3 || len(at) != 3 || left != nil {
 		t.Fatalf("Until = %v, %v, %v, %v; want every success and ErrNotEnough", vals, at, left, err)
 	}
 	boom := errors.New("boom")
-	vals, _, _, err = Until(context.Background(), agree2, ok("a"),
+	vals, _, _, err = Until(context.Background(), agree2, nil, ok("a"),
 		func(context.Context) (string, error) { return "", boom }, ok("c"))
 	var ce *CallError
 	if !errors.As(err, &ce) || len(ce.Failures) != 1 || !errors.Is(err, boom) || len(vals) != 2 {
@@ -104,7 +104,7 @@ func TestUntilNotEnough(t *testing.T) {
 func TestUntilFailureDoesNotEnd(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		failing := func(ctx context.Context) (string, error) { return "", errors.New("down") }
-		vals, at, left, err := Until(context.Background(), agree2,
+		vals, at, left, err := Until(context.Background(), agree2, nil,
 			failing, replica(10*time.Millisecond, "x"), replica(20*time.Millisecond, "x"))
 		if err != nil || len(vals) != 2 || !slices.Equal(at, []int{1, 2}) || left != nil {
 			t.Fatalf("Until = %v, %v, %v, %v; want the two agreeing successes, no error", vals, at, left, err)
@@ -117,7 +117,7 @@ func TestUntilCtxDone(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Millisecond)
 		defer cancel()
 		var calls int
-		vals, at, left, err := Until(ctx, func(vals []string, at []int) bool { calls++; return false },
+		vals, at, left, err := Until(ctx, func(vals []string, at []int) bool { calls++; return false }, nil,
 			replica(10*time.Millisecond, "a"), replica(time.Hour, "b"), replica(time.Hour, "c"))
 		var ce *CallError
 		if !errors.As(err, &ce) || !errors.Is(ce.Ctx, context.DeadlineExceeded) || len(ce.Unfinished) != 2 {
@@ -145,7 +145,7 @@ func TestUntilPanicInEnough(t *testing.T) {
 			t.Fatalf("%d functions had returned when enough's panic reached the caller; want 3", n)
 		}
 	}()
-	Until(context.Background(), func([]int, []int) bool { panic("enough: bad") }, slow, fast, slow)
+	Until(context.Background(), func([]int, []int) bool { panic("enough: bad") }, nil, slow, fast, slow)
 }
 
 func TestUntilFunctionPanic(t *testing.T) {
@@ -156,7 +156,7 @@ func TestUntilFunctionPanic(t *testing.T) {
 			t.Fatalf("recovered %v; want a *PanicError of fns[1]", p)
 		}
 	}()
-	Until(context.Background(), func([]int, []int) bool { return false },
+	Until(context.Background(), func([]int, []int) bool { return false }, nil,
 		func(context.Context) (int, error) { return 1, nil },
 		func(context.Context) (int, error) { panic("f1") })
 }
@@ -168,9 +168,9 @@ func TestUntilArgs(t *testing.T) {
 		want string
 		f    func()
 	}{
-		{"task: Until: ctx is nil", func() { Until(nil, yes, ok) }}, //lint:ignore SA1012 the nil ctx is the case
-		{"task: Until: enough is nil", func() { Until[int](context.Background(), nil, ok) }},
-		{"task: Until: fns[1] is nil", func() { Until(context.Background(), yes, ok, nil) }},
+		{"task: Until: ctx is nil", func() { Until(nil, yes, nil, ok) }}, //lint:ignore SA1012 the nil ctx is the case
+		{"task: Until: enough is nil", func() { Until[int](context.Background(), nil, nil, ok) }},
+		{"task: Until: fns[1] is nil", func() { Until(context.Background(), yes, nil, ok, nil) }},
 	} {
 		func() {
 			defer func() {
@@ -181,14 +181,11 @@ func TestUntilArgs(t *testing.T) {
 			tc.f()
 		}()
 	}
-	if _, _, _, err := Until(context.Background(), yes); err != ErrNoTasks {
-		t.Fatalf("Until of no functions = %v; want ErrNoTasks", err)
-	}
 }
 
 // Named names Until's functions in its errors.
 func TestUntilNamed(t *testing.T) {
-	_, _, _, err := Until(context.Background(), func([]int, []int) bool { return false },
+	_, _, _, err := Until(context.Background(), func([]int, []int) bool { return false }, nil,
 		Named("replica-b", func(context.Context) (int, error) { return 0, errors.New("down") }),
 		func(context.Context) (int, error) { return 1, nil })
 	if err == nil || err.Error() != "task: Until: replica-b: down" {

@@ -17,7 +17,7 @@ func TestWhenEachCompletionOrder(t *testing.T) {
 			done := make(chan struct{})
 			go func() {
 				for i, tk := range WhenEach(context.Background(), tasks) {
-					if v, _, ok := tk.TryWait(); !ok || v != i {
+					if v, _, ok := tryWait(tk); !ok || v != i {
 						t.Errorf("yielded task %d not complete or wrong: %v %v", i, v, ok)
 					}
 					got = append(got, i)
@@ -113,7 +113,7 @@ func TestWhenEachRepeated(t *testing.T) {
 	t.Run("copies", func(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			n := scaleN()
-			src := NewSource[int]()
+			src := newSource[int]()
 			seen := make([]int, n)
 			count := 0
 			done := make(chan struct{})
