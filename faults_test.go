@@ -926,7 +926,7 @@ func TestFaultMatrix(t *testing.T) {
 		for pos := 1; pos <= n; pos++ {
 			for _, k := range matrixKinds {
 				for o := range numOps {
-					if o == opRun && n == 1 {
+					if (o == opRun || o == opAwait) && n == 1 {
 						continue // RunN starts at Run2
 					}
 					kinds := make([]kind, n) // kValue

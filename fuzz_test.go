@@ -112,7 +112,7 @@ func decodeScene(data []byte) (scene, bool) {
 		}
 		kinds = matrixKinds
 	}
-	if s.op == opRun && n == 1 {
+	if (s.op == opRun || s.op == opAwait) && n == 1 {
 		n = 2
 	}
 	s.kinds = make([]kind, n)

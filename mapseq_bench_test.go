@@ -51,4 +51,3 @@ func BenchmarkSeqFormMapSeqUnordered(b *testing.B) {
 		}
 	}
 }
-

@@ -185,7 +185,7 @@ func TestMapSeqPanicAndGoexit(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{catch(func() {
 			MapSeq(context.Background(), slices.Values([]int{}), 0, func(context.Context, int) (int, error) { return 0, nil })
-		}), "task: MapSeq: limit is 0; want at least 1"},
+		}), "task: MapSeq: limit is 0; want at least 1, or a negative limit for none"},
 		{catch(func() { MapSeq[int, int](context.Background(), nil, 1, nil) }), "task: MapSeq: inputs is nil"},
 	} {
 		if c.got != c.want {

@@ -123,7 +123,6 @@ func TestQuorumPanicsAndBadInput(t *testing.T) {
 		"task: Quorum: k is 0; want 1 to len(fns), 2": func() { Quorum(context.Background(), 0, nil, ok, ok) },
 		"task: Quorum: k is 3; want 1 to len(fns), 2": func() { Quorum(context.Background(), 3, nil, ok, ok) },
 		"task: Quorum: fns[1] is nil":                 func() { Quorum(context.Background(), 1, nil, ok, nil) },
-		"task: Quorum: release is nil":                func() { Quorum[int](context.Background(), 1, nil, ok) },
 		"task: Quorum: ctx is nil":                    func() { Quorum(nilCtx, 1, nil, ok) },
 	} {
 		if msg := catch(f); msg != want {

@@ -222,7 +222,7 @@ func (f *report) panicError() *PanicError {
 			rest.Failures = append(rest.Failures, x)
 		}
 	}
-	if len(rest.Failures)+len(rest.Unfinished)+len(rest.Canceled) > 0 || rest.Ctx != nil {
+	if len(rest.Failures)+len(rest.Unfinished)+len(rest.Canceled)+rest.NotStarted > 0 || rest.Ctx != nil {
 		pe.Others = &rest
 	}
 	return &pe

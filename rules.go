@@ -47,6 +47,10 @@ func (c *call) classify(o *outcome) {
 		// canceled: a function that returns the cancellation of a child
 		// refused meanwhile was stopped by the call (failedError).
 		o.stop = stopCall
+	case c.kind == kindMapWithin && errors.Is(o.err, context.Canceled) && context.Cause(c.parent) == ErrBudget:
+		// The budget canceled the function's context: context.Canceled
+		// holds that cancellation as its deadline's error does.
+		o.stop = stopCtx
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"strconv"
+	"unsafe"
 )
 
 // WhenEach returns an iterator over tasks in the order they complete,
@@ -27,7 +28,7 @@ import (
 //
 // A nil ctx or task panics when WhenEach is called.
 func WhenEach[T any](ctx context.Context, tasks []*Task[T]) iter.Seq2[int, *Task[T]] {
-	checkEach(ctx, tasks)
+	checkEach(ctx, (*[]unsafe.Pointer)(unsafe.Pointer(&tasks)))
 	return func(yield func(int, *Task[T]) bool) {
 		whenEach(ctx, tasks, yield)
 	}
@@ -52,11 +53,11 @@ func WhenEach[T any](ctx context.Context, tasks []*Task[T]) iter.Seq2[int, *Task
 // passes no dictionary: it sees the tasks as pointers of no particular type
 // ([]*Task[T] and []unsafe.Pointer have the same layout), enough to tell
 // nil.
-func checkEach[T any](ctx context.Context, tasks []*Task[T]) {
+func checkEach(ctx context.Context, tasks *[]unsafe.Pointer) {
 	if ctx == nil {
 		nilArg("WhenEach", "ctx")
 	}
-	for i, t := range tasks {
+	for i, t := range *tasks {
 		if t == nil {
 			nilArg("WhenEach", "tasks["+strconv.Itoa(i)+"]")
 		}

@@ -10,6 +10,7 @@ import (
 // arities holds, for every N, adapters that call AwaitN and RunN with a
 // different value type at each position, driven by slots (see slot_test.go).
 var arities = []arity{
+	{n: 1}, // no Await1 or Run1: a task's own Wait
 	{
 		n: 2,
 		await: func(ctx context.Context, sl []*slot, opts ...Option) ([]any, error) {
