@@ -48,7 +48,6 @@ var noExample = map[string]string{
 	"github.com/tasktuple/task.(PositionError).Unwrap":           "for errors.Is and errors.As: Example",
 	"github.com/tasktuple/task.(PanicError).Error":               "the error interface: ExamplePanicError",
 	"github.com/tasktuple/task.(PanicError).Unwrap":              "for errors.Is and errors.As: ExamplePanicError",
-	"github.com/tasktuple/task.(OrphanPanicError).Error":         "the error interface of a crash, which an example cannot show",
 	"github.com/tasktuple/task/taskdump.Enable":                  "the package's Example enables it and writes a dump",
 	"github.com/tasktuple/task/taskdump.Write":                   "the package's Example enables it and writes a dump",
 	"github.com/tasktuple/task/otel.Install":                     "the package's Example installs with WithTracerProvider",

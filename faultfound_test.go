@@ -202,10 +202,11 @@ func TestRefusedBeforeCancellation(t *testing.T) {
 			t.Errorf("hold=%v: children[1], never started after children[0] failed, holds %v; want context.Canceled with its cause, children[0]'s failure", hold, errB)
 		}
 		// The body received a's failure and b's cancellation: it was
-		// stopped by the call, and a's failure is the call's.
+		// stopped by the call, and a's failure is the call's; b never
+		// started.
 		var ce *CallError
-		if !errors.As(err, &ce) || !slices.Equal(indexes(ce.Failures), []int{0}) || !slices.Equal(indexes(ce.Canceled), []int{-1, 1}) {
-			t.Errorf("hold=%v: Scope = %v\n(failures %v, canceled %v); want the failure of children[0], the body and children[1] canceled",
+		if !errors.As(err, &ce) || !slices.Equal(indexes(ce.Failures), []int{0}) || !slices.Equal(indexes(ce.Canceled), []int{-1}) || !slices.Equal(ce.NotStartedAt(), []int{1}) {
+			t.Errorf("hold=%v: Scope = %v\n(failures %v, canceled %v); want the failure of children[0], the body canceled, children[1] not started",
 				hold, err, indexes(ce.Failures), indexes(ce.Canceled))
 		}
 	}

@@ -220,8 +220,8 @@ func makeCall(ctx context.Context, r *rig, got *observed) {
 	if s.grace {
 		opts = append(opts, Grace(graceD))
 	}
-	if s.firstError {
-		opts = append(opts, FirstError) // Do alone does not take options
+	if s.firstError && s.op.firstError() {
+		opts = append(opts, FirstError) // only the calls that take it
 	}
 	var vs []int
 	switch s.op {

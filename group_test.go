@@ -54,8 +54,8 @@ func TestNewGroupFailFast(t *testing.T) {
 		t.Fatalf("a child queued behind the failure started")
 	}
 	var ce *CallError
-	if !errors.As(err, &ce) || ce.Call != "Group" || len(ce.Canceled) != 1 {
-		t.Fatalf("Wait = %#v; want a *CallError of Group with the queued child canceled", err)
+	if !errors.As(err, &ce) || ce.Call != "Group" || ce.NotStarted != 1 || len(ce.Canceled) != 0 {
+		t.Fatalf("Wait = %#v; want a *CallError of Group with the queued child not started", err)
 	}
 	if got := err.Error(); !strings.Contains(got, "task: Group: children[0]: boom") {
 		t.Fatalf("Wait = %q", got)
@@ -464,8 +464,8 @@ func TestBlockAtLimitRefused(t *testing.T) {
 		}
 		err := g.Wait()
 		var ce *CallError
-		if !errors.As(err, &ce) || len(ce.Failures) != 1 || len(ce.Canceled) != 3 || started.Load() != 0 {
-			t.Fatalf("Wait = %v (%d started); want the failure and 3 canceled", err, started.Load())
+		if !errors.As(err, &ce) || len(ce.Failures) != 1 || ce.NotStarted != 3 || started.Load() != 0 {
+			t.Fatalf("Wait = %v (%d started); want the failure and 3 not started", err, started.Load())
 		}
 	})
 }

@@ -116,8 +116,8 @@ func TestScopeQueuedAfterFailure(t *testing.T) {
 			t.Errorf("%d children started after the failure; want 0", started.Load())
 		}
 		var ce *CallError
-		if !errors.As(err, &ce) || len(ce.Failures) != 1 || !errors.Is(err, boom) || len(ce.Canceled) != len(queued) {
-			t.Fatalf("err = %v (%+v); want boom, and %d canceled", err, ce, len(queued))
+		if !errors.As(err, &ce) || len(ce.Failures) != 1 || !errors.Is(err, boom) || ce.NotStarted != len(queued) || len(ce.Canceled) != 0 {
+			t.Fatalf("err = %v (%+v); want boom, and %d not started", err, ce, len(queued))
 		}
 		for i, q := range queued {
 			_, err := q.Wait(context.Background())
@@ -125,8 +125,8 @@ func TestScopeQueuedAfterFailure(t *testing.T) {
 			if !errors.Is(err, context.Canceled) || !errors.As(err, &pe) || !errors.Is(err, boom) {
 				t.Errorf("queued[%d]: err = %v; want context.Canceled with the failure as its cause", i, err)
 			}
-			if ce.Canceled[i].Index != i+1 {
-				t.Errorf("Canceled[%d] is children[%d]; want children[%d]", i, ce.Canceled[i].Index, i+1)
+			if at := ce.NotStartedAt(); at[i] != i+1 {
+				t.Errorf("NotStartedAt()[%d] is children[%d]; want children[%d]", i, at[i], i+1)
 			}
 		}
 	})

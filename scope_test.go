@@ -236,7 +236,7 @@ func TestSpawnAfterReturn(t *testing.T) {
 		{catch(func() { Spawn[int](nil, immediate[int]) }), "task: Spawn: g is nil"},
 		{catch(func() { Spawn[int](kept, nil) }), "task: Spawn: fn is nil"},
 		{catch(func() { Scope[int](context.Background(), nil) }), "task: Scope: body is nil"},
-		{catch(func() { kept.SetLimit(0) }), "task: SetLimit: n is 0; want at least 1"},
+		{catch(func() { kept.SetLimit(0) }), "task: SetLimit: n is 0; want at least 1, or a negative n for no limit"},
 		{fmt.Sprint(recoverFrom(func() {
 			Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
 				Spawn(g, immediate[int])

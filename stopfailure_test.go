@@ -91,9 +91,6 @@ func TestStopThenFailure(t *testing.T) {
 				err := inOrder(t, c, grace, false)
 				var ce *CallError
 				wantNotStarted := 1
-				if c.name == "ForEachSeq" {
-					wantNotStarted = 0 // a sequence's inputs not started are not counted
-				}
 				if !errors.As(err, &ce) || len(ce.Failures) != 1 || ce.NotStarted != wantNotStarted || len(ce.Canceled) > 0 ||
 					!errors.Is(err, context.Canceled) || !errors.Is(err, errTestCause) {
 					t.Errorf("err = %v; want the failure, %d not started, and Canceled with the cause", err, wantNotStarted)
@@ -103,22 +100,21 @@ func TestStopThenFailure(t *testing.T) {
 	}
 }
 
-// TestFailureThenStop: the failure came first: the work left is not
-// counted, and the error does not say that ctx ended the call, even though
-// the caller's ctx ends next.
+// TestFailureThenStop: the failure came first: the work left is counted
+// as not started by the failure (not ErrStopped), and the error does not
+// say that ctx ended the call, even though the caller's ctx ends next.
 func TestFailureThenStop(t *testing.T) {
 	for _, c := range orderedCalls {
 		for _, grace := range []bool{false, true} {
 			t.Run(c.name+map[bool]string{false: "", true: "/grace"}[grace], func(t *testing.T) {
 				err := inOrder(t, c, grace, true)
 				var ce *CallError
-				if !errors.As(err, &ce) || len(ce.Failures) != 1 || ce.NotStarted != 0 || ce.Ctx != nil || errors.Is(err, context.Canceled) {
-					t.Errorf("err = %v; want the failure alone", err)
+				if !errors.As(err, &ce) || len(ce.Failures) != 1 || ce.NotStarted != 1 || ce.Ctx != nil ||
+					errors.Is(err, context.Canceled) || errors.Is(err, ErrStopped) || len(ce.Canceled) > 0 {
+					t.Errorf("err = %v; want the failure and 1 not started by it", err)
 				}
-				// A Scope lists the child the failure left with the
-				// cancellations.
-				if c.name == "Scope" && ce != nil && !slices.Equal(indexes(ce.Canceled), []int{2}) {
-					t.Errorf("canceled %v; want [2]", indexes(ce.Canceled))
+				if ce != nil && !slices.Equal(ce.NotStartedAt(), []int{2}) {
+					t.Errorf("NotStartedAt %v; want [2]", ce.NotStartedAt())
 				}
 			})
 		}
