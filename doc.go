@@ -46,8 +46,8 @@
 // one fails, panics or calls [runtime.Goexit] (fail-fast), with that
 // failure's *[PositionError] as its [context.Cause]; after it, no new
 // function starts. With [KeepGoing] nothing is canceled and every function
-// runs. [Hedge], [Quorum] and [Until] cancel the functions they no longer
-// need with the cause [ErrLost].
+// runs. [Hedge], [Quorum] and [Until] cancel the rest with the cause
+// [ErrLost] once they have enough.
 //
 // A function whose error holds a cancellation it saw ([errors.Is] of the
 // context's error or cause) was stopped, not failed: its error goes to
