@@ -24,9 +24,23 @@ var update = flag.Bool("update", false, "TestAPI: write docs/api.txt")
 // apiFile lists the exported API of every module of the repository.
 const apiFile = "docs/api.txt"
 
-// modules are the modules of the repository, by folder. An exported name
-// of any of them changes docs/api.txt.
+// modules are the modules of the repository, by folder. Every package of
+// them is checked for doc comments and examples; docs/api.txt lists only
+// those that frozen reports.
 var modules = []string{".", "bench", "otel", "taskvet", "temporal", "tracetest"}
+
+// frozen reports whether v0.1.0 freezes the API of the package pkgPath:
+// the core and the modules to be tagged, not the benchmark harness, the
+// test-only modules or an example's code.
+func frozen(pkgPath string) bool {
+	for _, p := range []string{"/bench", "/tracetest", "/browsertest"} {
+		rest, ok := strings.CutPrefix(pkgPath, "github.com/tasktuple/task"+p)
+		if ok && (rest == "" || strings.HasPrefix(rest, "/")) {
+			return false
+		}
+	}
+	return !slices.Contains(strings.Split(pkgPath, "/"), "example")
+}
 
 // missingDoc lists the exported names that have no doc comment yet, by
 // package path and name, each to be given one by its owner (the entry
@@ -88,8 +102,8 @@ func arityFamily(name string, examples map[string]bool) string {
 	return ""
 }
 
-// TestAPI checks that docs/api.txt lists the exported API of every module
-// as the source declares it, that every exported name has a doc comment
+// TestAPI checks that docs/api.txt lists the exported API that v0.1.0
+// freezes (see frozen) as the source declares it, that every exported name has a doc comment
 // and every package a package doc, and that every exported function and
 // method has an Example (see noExample). With -update it writes
 // docs/api.txt.
@@ -100,7 +114,7 @@ func TestAPI(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	b.WriteString("# The exported API of every module of this repository, one declaration a line,\n" +
+	b.WriteString("# The exported API that v0.1.0 freezes: the core and the modules tagged with it, one declaration a line,\n" +
 		"# as the source declares it. A test keeps it current (TestAPI in api_test.go);\n" +
 		"# after a change to the API that is meant, run: go test -run TestAPI -update .\n")
 	docSeen, exSeen := map[string]bool{}, map[string]bool{}
@@ -109,7 +123,9 @@ func TestAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "\nmodule %s\n", modPath)
+		if frozen(modPath) {
+			fmt.Fprintf(&b, "\nmodule %s\n", modPath)
+		}
 		dirs, err := packageDirs(m)
 		if err != nil {
 			t.Fatal(err)
@@ -121,8 +137,8 @@ func TestAPI(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if lines == nil {
-				continue // a command
+			if lines == nil || !frozen(pkgPath) {
+				continue // a command, or not frozen
 			}
 			fmt.Fprintf(&b, "\npackage %s\n", pkgPath)
 			for _, l := range lines {

@@ -65,9 +65,17 @@ func run(ctx context.Context, ln net.Listener, s *shutdown.Service) error {
 		return nil
 	})
 	g.Go(func(ctx context.Context) error {
-		// The calls of a ForEachSeq nested in the group stop with it:
-		// no job starts after SIGTERM, the running ones finish.
-		return task.ForEachSeq(ctx, jobs(ctx, s), workers, s.Process)
+		// The calls of a MapSeqUnordered nested in the group stop with
+		// it: no job starts after SIGTERM, the running ones finish.
+		process := func(ctx context.Context, j shutdown.Job) (struct{}, error) {
+			return struct{}{}, s.Process(ctx, j)
+		}
+		for _, err := range task.MapSeqUnordered(ctx, jobs(ctx, s), workers, process) {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	g.Go(func(ctx context.Context) error {
 		select {
