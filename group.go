@@ -112,6 +112,9 @@ func (g *Group) Wait() error {
 		g.c.callEnd(err)
 		if err != nil || f.panic != nil || f.exited {
 			g.final = &waited{f: f, err: err}
+			if f.panic != nil {
+				g.final.pe = f.panicError()
+			}
 		}
 		if w := g.orphan.Load(); w != nil {
 			w.observed.Store(true)
@@ -120,6 +123,9 @@ func (g *Group) Wait() error {
 	w := g.final
 	if w == nil {
 		return nil // every child succeeded: nothing kept
+	}
+	if w.pe != nil {
+		panic(w.pe)
 	}
 	w.f.raise()
 	return g.c.firstError(&w.f, w.err)
@@ -137,6 +143,7 @@ func (g *Group) succeeded() bool {
 type waited struct {
 	f   report
 	err error
+	pe  *PanicError // the panic raised, made once: each Wait raises this value
 }
 
 // watchPanic makes sure that the panic of a child of a Group made by

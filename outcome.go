@@ -232,6 +232,7 @@ func trimPanicFrames(stack []byte) []byte {
 			cut = i
 		case cut >= 0 && strings.HasPrefix(fn, "runtime."):
 			// A runtime error raised below the panic: still the recovery.
+			cut = i
 		case cut >= 0 && !strings.HasPrefix(fn, ownPackage):
 			return []byte(header + "\n" + strings.Join(lines[cut+2:], "\n"))
 		case cut >= 0:

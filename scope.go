@@ -455,7 +455,7 @@ func (g *Group) settle() {
 func (g *Group) collect() (report, error) {
 	f := g.c.report()
 	pe := g.c.causeAt
-	var received occurrenceCount
+	var received *occurrenceCount
 	if g.c.kind == kindScope {
 		body := g.body
 		f.add(-1, body, pe(-1))
@@ -509,52 +509,115 @@ func (g *Group) collect() (report, error) {
 	return f, err
 }
 
-// An occurrenceCount counts the errors in the tree of an error, by
-// occurrenceKey.
-type occurrenceCount map[any]int
+// hashable reports whether err can be a map key: its type is comparable
+// and so is what it holds (an interface field may hold a slice).
+func hashable(err error) bool { return reflect.ValueOf(err).Comparable() }
 
-// occurrenceKey is the key of err in an occurrenceCount: err itself if it
-// can be compared (reflect's Comparable looks into what an interface field
-// holds); otherwise its type and message, so that a failure a child
-// returned and the body received through a wait, the same value copied,
-// has the same key.
-func occurrenceKey(err error) any {
-	if reflect.ValueOf(err).Comparable() {
-		return err
-	}
-	return identity{reflect.TypeOf(err), err.Error()}
+// An occurrenceCount counts the errors in the tree of an error: by value
+// those that can be compared, the others in a list (see sameUncomparable).
+type occurrenceCount struct {
+	hashable map[error]int
+	others   []occurrence
 }
 
-// An identity is an error value that cannot be compared, as a key.
-type identity struct {
-	t   reflect.Type
-	msg string
+type occurrence struct {
+	err error
+	n   int
+}
+
+func (m *occurrenceCount) add(err error) {
+	if hashable(err) {
+		m.hashable[err]++
+		return
+	}
+	for i := range m.others {
+		if sameUncomparable(m.others[i].err, err) {
+			m.others[i].n++
+			return
+		}
+	}
+	m.others = append(m.others, occurrence{err, 1})
 }
 
 // take reports whether err, without the name of a Named function, has an
 // occurrence left, and uses it.
-func (m occurrenceCount) take(err error) bool {
+func (m *occurrenceCount) take(err error) bool {
 	if m == nil {
 		return false
 	}
 	_, err = unname(err)
-	k := occurrenceKey(err)
-	if m[k] == 0 {
+	if hashable(err) {
+		if m.hashable[err] == 0 {
+			return false
+		}
+		m.hashable[err]--
+		return true
+	}
+	for i := range m.others {
+		if o := &m.others[i]; o.n > 0 && sameUncomparable(o.err, err) {
+			o.n--
+			return true
+		}
+	}
+	return false
+}
+
+// sameUncomparable reports whether two errors that cannot be compared with
+// == are the same failure: values of the same type whose slices, maps and
+// channels are the same ones (not only equal: an equal slice another child
+// made is another failure), whose funcs have the same code, and whose
+// other parts are equal.
+// A failure that a child returned and the body received through a wait is
+// the same interface value, copied, so it is the same.
+func sameUncomparable(a, b error) bool {
+	return sameValue(reflect.ValueOf(a), reflect.ValueOf(b))
+}
+
+func sameValue(a, b reflect.Value) bool {
+	if a.Kind() == reflect.Interface {
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() && b.IsNil()
+		}
+		a, b = a.Elem(), b.Elem()
+	}
+	if a.Type() != b.Type() {
 		return false
 	}
-	m[k]--
-	return true
+	if a.Comparable() && b.Comparable() {
+		return a.Equal(b)
+	}
+	switch a.Kind() {
+	case reflect.Slice:
+		return a.Pointer() == b.Pointer() && a.Len() == b.Len()
+	case reflect.Map, reflect.Func, reflect.Chan:
+		return a.Pointer() == b.Pointer()
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !sameValue(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array:
+		for i := range a.Len() {
+			if !sameValue(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // occurrences counts the errors in the tree of err, err itself included.
-func occurrences(err error) occurrenceCount {
-	m := occurrenceCount{}
+func occurrences(err error) *occurrenceCount {
+	m := &occurrenceCount{hashable: map[error]int{}}
 	var walk func(error)
 	walk = func(e error) {
 		if e == nil {
 			return
 		}
-		m[occurrenceKey(e)]++
+		m.add(e)
 		switch u := e.(type) {
 		case interface{ Unwrap() error }:
 			walk(u.Unwrap())

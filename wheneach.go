@@ -3,8 +3,8 @@ package task
 import (
 	"context"
 	"iter"
+	"reflect"
 	"strconv"
-	"unsafe"
 )
 
 // WhenEach returns an iterator over tasks in the order they complete,
@@ -28,37 +28,22 @@ import (
 //
 // A nil ctx or task panics when WhenEach is called.
 func WhenEach[T any](ctx context.Context, tasks []*Task[T]) iter.Seq2[int, *Task[T]] {
-	checkEach(ctx, (*[]unsafe.Pointer)(unsafe.Pointer(&tasks)))
+	checkEach(ctx, tasks)
 	return func(yield func(int, *Task[T]) bool) {
 		whenEach(ctx, tasks, yield)
 	}
 }
 
-// WhenEach must stay within the inliner's budget (80; it costs 79) and its
-// iterator must not keep yield: where WhenEach is inlined into a range, the
-// compiler sees the iterator and keeps it, the loop body and the body's
-// state on the stack, so the range allocates only what whenEach does.
-// TestFastPathInlined and TestManyAllocs pin both. Where WhenEach is not
-// inlined (called through a func value, or from a function too large to
-// inline into), those three are heap objects, and so is tasks, which the
-// iterator then captures by reference because checkEach takes its address.
-//
-// Rejected: calling checkAwaiters, as the other combinators do. With the
-// dictionary a generic call passes, WhenEach costs 83; with a generic check
-// of tasks alone, 81. Checking in the iterator would panic at the range, not
-// at the call. A check through an interface, a method of a named []*Task[T]
-// type, fits the budget but allocates the slice header it is given.
-
-// checkEach is checkAwaiters for WhenEach. It is not generic, so calling it
-// passes no dictionary: it sees the tasks as pointers of no particular type
-// ([]*Task[T] and []unsafe.Pointer have the same layout), enough to tell
-// nil.
-func checkEach(ctx context.Context, tasks *[]unsafe.Pointer) {
+// checkEach is checkAwaiters for WhenEach, which it keeps small enough to
+// inline into a range, so that the iterator stays on the caller's stack.
+// It is not generic: tasks is a []*Task[T], read through reflect.
+func checkEach(ctx context.Context, tasks any) {
 	if ctx == nil {
 		nilArg("WhenEach", "ctx")
 	}
-	for i, t := range *tasks {
-		if t == nil {
+	l := reflect.ValueOf(tasks)
+	for i := range l.Len() {
+		if l.Index(i).IsNil() {
 			nilArg("WhenEach", "tasks["+strconv.Itoa(i)+"]")
 		}
 	}
