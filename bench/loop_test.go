@@ -24,7 +24,7 @@ import (
 // each returns a value too, which the peers write to its index of a slice
 // made beforehand, and which task.Map and task.All return in input order.
 // Each form runs with a limit of loopLimit calls at once and with none
-// (limit=none: no SetLimit, task.NoLimit).
+// (limit=none: no SetLimit, -1).
 //
 // The peers that cancel do so on the first error, as errgroup.WithContext
 // does; errgroup.Group and the floor do not cancel.
@@ -36,18 +36,18 @@ var loopNs = []int{16, 1000, 100_000}
 const loopLimit = 8
 
 // loopLimits are the limits measured: loopLimit, and none.
-var loopLimits = []int{task.NoLimit, loopLimit}
+var loopLimits = []int{-1, loopLimit}
 
 // limitName is a limit as the benchmark names spell it.
 func limitName(limit int) string {
-	if limit == task.NoLimit {
+	if limit == -1 {
 		return "none"
 	}
 	return strconv.Itoa(limit)
 }
 
 // A loopCase is one implementation of the loop, in one of its forms:
-// each is set for out=err, gather for out=slice. A limit of task.NoLimit
+// each is set for out=err, gather for out=slice. A limit of -1
 // means none.
 type loopCase struct {
 	impl    string
@@ -199,7 +199,7 @@ func floorGather(ctx context.Context, inputs []int, limit int, f func(context.Co
 // caller's context.
 func errgroupEach(ctx context.Context, inputs []int, limit int, f func(context.Context, int) error) error {
 	var g errgroup.Group
-	if limit != task.NoLimit {
+	if limit != -1 {
 		g.SetLimit(limit)
 	}
 	for _, in := range inputs {
@@ -211,7 +211,7 @@ func errgroupEach(ctx context.Context, inputs []int, limit int, f func(context.C
 // errgroupCtxEach is errgroup.WithContext and g.Go.
 func errgroupCtxEach(ctx context.Context, inputs []int, limit int, f func(context.Context, int) error) error {
 	g, ctx := errgroup.WithContext(ctx)
-	if limit != task.NoLimit {
+	if limit != -1 {
 		g.SetLimit(limit)
 	}
 	for _, in := range inputs {
@@ -222,7 +222,7 @@ func errgroupCtxEach(ctx context.Context, inputs []int, limit int, f func(contex
 
 func errgroupGather(ctx context.Context, inputs []int, limit int, f func(context.Context, int) (int, error)) ([]int, error) {
 	var g errgroup.Group
-	if limit != task.NoLimit {
+	if limit != -1 {
 		g.SetLimit(limit)
 	}
 	r := make([]int, len(inputs))
@@ -238,7 +238,7 @@ func errgroupGather(ctx context.Context, inputs []int, limit int, f func(context
 
 func errgroupCtxGather(ctx context.Context, inputs []int, limit int, f func(context.Context, int) (int, error)) ([]int, error) {
 	g, ctx := errgroup.WithContext(ctx)
-	if limit != task.NoLimit {
+	if limit != -1 {
 		g.SetLimit(limit)
 	}
 	r := make([]int, len(inputs))
@@ -256,7 +256,7 @@ func errgroupCtxGather(ctx context.Context, inputs []int, limit int, f func(cont
 // WithMaxGoroutines(limit) if there is a limit.
 func concPool(ctx context.Context, limit int) *pool.ContextPool {
 	p := pool.New()
-	if limit != task.NoLimit {
+	if limit != -1 {
 		p = p.WithMaxGoroutines(limit)
 	}
 	return p.WithContext(ctx).WithCancelOnError()
@@ -289,7 +289,7 @@ func concGather(ctx context.Context, inputs []int, limit int, f func(context.Con
 // no Stop). The children get the group's context, which it cancels on the
 // first error; it cannot take the caller's (see pondFanout).
 func pondGroup(limit int) pond.TaskGroup {
-	if limit != task.NoLimit {
+	if limit != -1 {
 		return pond.NewSubpool(limit).NewGroup()
 	}
 	return pond.NewGroup()
@@ -323,7 +323,7 @@ func pondGather(_ context.Context, inputs []int, limit int, f func(context.Conte
 // Scope waits for the children.
 func scopeGoEach(ctx context.Context, inputs []int, limit int, f func(context.Context, int) error) error {
 	_, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (struct{}, error) {
-		if limit != task.NoLimit {
+		if limit != -1 {
 			g.SetLimit(limit)
 		}
 		for _, in := range inputs {
@@ -339,7 +339,7 @@ func scopeGoEach(ctx context.Context, inputs []int, limit int, f func(context.Co
 func scopeGoGather(ctx context.Context, inputs []int, limit int, f func(context.Context, int) (int, error)) ([]int, error) {
 	r := make([]int, len(inputs))
 	_, err := task.Scope(ctx, func(ctx context.Context, g *task.Group) (struct{}, error) {
-		if limit != task.NoLimit {
+		if limit != -1 {
 			g.SetLimit(limit)
 		}
 		for i, in := range inputs {
@@ -358,7 +358,7 @@ func scopeGoGather(ctx context.Context, inputs []int, limit int, f func(context.
 // g.Go, g.Wait, with g.SetLimit(limit) if there is a limit.
 func newGroupEach(ctx context.Context, inputs []int, limit int, f func(context.Context, int) error) error {
 	g, _ := task.NewGroup(ctx)
-	if limit != task.NoLimit {
+	if limit != -1 {
 		g.SetLimit(limit)
 	}
 	for _, in := range inputs {
@@ -371,7 +371,7 @@ func newGroupEach(ctx context.Context, inputs []int, limit int, f func(context.C
 // index, as errgroup's loop does.
 func newGroupGather(ctx context.Context, inputs []int, limit int, f func(context.Context, int) (int, error)) ([]int, error) {
 	g, _ := task.NewGroup(ctx)
-	if limit != task.NoLimit {
+	if limit != -1 {
 		g.SetLimit(limit)
 	}
 	r := make([]int, len(inputs))
@@ -390,7 +390,7 @@ func newGroupGather(ctx context.Context, inputs []int, limit int, f func(context
 // tasks, as in the README's loop.
 func scopeSpawnAll(ctx context.Context, inputs []int, limit int, f func(context.Context, int) (int, error)) ([]int, error) {
 	return task.Scope(ctx, func(ctx context.Context, g *task.Group) ([]int, error) {
-		if limit != task.NoLimit {
+		if limit != -1 {
 			g.SetLimit(limit)
 		}
 		ts := make([]*task.Task[int], len(inputs))
@@ -527,7 +527,7 @@ func testLoopCase(t *testing.T, ctx context.Context, c loopCase, inputs []int, l
 				}
 			}
 		}
-		if limit != task.NoLimit && int(most.Load()) > limit+c.extra {
+		if limit != -1 && int(most.Load()) > limit+c.extra {
 			t.Errorf("mode=%v: %d calls at once; want at most %d", m, most.Load(), limit+c.extra)
 		}
 	}

@@ -24,9 +24,9 @@ var scaleNs = []int{1000, 100_000}
 // updates package variables only, so that no local of the benchmark moves
 // to the heap with it.
 //
-//   - mode=completed: the tasks are made once, with task.FromResult, before
+//   - mode=completed: the tasks are made once, complete, before
 //     the timer starts; the op is the range alone.
-//   - mode=pending: each op makes n tasks with task.NewSource and completes
+//   - mode=pending: each op makes n tasks with task.Promise and completes
 //     the last one, so that the range has something to yield first, then
 //     starts a goroutine that waits for that first yield and completes the
 //     others in order while the range waits for them: every task but the
@@ -35,7 +35,7 @@ var scaleNs = []int{1000, 100_000}
 //     are made with the timer stopped (testing.B.StopTimer also stops the
 //     count of allocations), so they are not counted. What is counted is
 //     the range (WhenEach's iterator, the registrations and the waits) and
-//     the completer's calls to Complete, which run while the timer runs:
+//     the completer's calls to complete, which run while the timer runs:
 //     the wake-ups they make are part of what a pending range costs.
 //
 // impl=task-map, mode=limit8: one op is task.Map over n ints, at most 8
@@ -47,7 +47,7 @@ func BenchmarkScale(b *testing.B) {
 		b.Run(fmt.Sprintf("impl=task-wheneach/n=%d/mode=completed", n), func(b *testing.B) {
 			tasks := make([]*task.Task[int], n)
 			for i := range tasks {
-				tasks[i] = task.FromResult(i)
+				tasks[i] = completed(i)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -59,13 +59,12 @@ func BenchmarkScale(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				b.StopTimer()
-				srcs := make([]*task.Source[int], n)
+				srcs := make([]func(int, error) bool, n)
 				tasks := make([]*task.Task[int], n)
 				for i := range srcs {
-					srcs[i] = task.NewSource[int]()
-					tasks[i] = srcs[i].Task()
+					tasks[i], srcs[i] = task.Promise[int]()
 				}
-				srcs[n-1].Complete(n-1, nil)
+				srcs[n-1](n-1, nil)
 				first := make(chan struct{})
 				go completeInOrder(first, srcs[:n-1])
 				b.StartTimer()
@@ -127,11 +126,18 @@ func rangeWhenEachSignal(b *testing.B, ctx context.Context, tasks []*task.Task[i
 	sinks.int = whenEachSum
 }
 
-// completeInOrder completes srcs in order, with their positions, once
-// first is closed.
-func completeInOrder(first <-chan struct{}, srcs []*task.Source[int]) {
+// completeInOrder completes the tasks of srcs in order, with their
+// positions, once first is closed.
+func completeInOrder(first <-chan struct{}, srcs []func(int, error) bool) {
 	<-first
-	for i, s := range srcs {
-		s.Complete(i, nil)
+	for i, complete := range srcs {
+		complete(i, nil)
 	}
+}
+
+// completed returns a task that has succeeded with v.
+func completed[T any](v T) *task.Task[T] {
+	t, complete := task.Promise[T]()
+	complete(v, nil)
+	return t
 }

@@ -34,7 +34,6 @@ var fanoutCases = []fanoutCase{
 	{"task-run-keepgoing", 2, fanoutTaskRunKeepGoing2},
 	{"task-run-settled", 2, fanoutTaskRunSettled2},
 	{"task-go-await", 2, fanoutTaskGoAwait2},
-	{"task-go-whenall", 2, fanoutTaskGoWhenAll2},
 	{"sequential", 4, fanoutSequential4},
 	{"waitgroup", 4, fanoutWaitGroup4},
 	{"floor", 4, fanoutFloor4},
@@ -49,7 +48,6 @@ var fanoutCases = []fanoutCase{
 	{"task-run-keepgoing", 4, fanoutTaskRunKeepGoing4},
 	{"task-run-settled", 4, fanoutTaskRunSettled4},
 	{"task-go-await", 4, fanoutTaskGoAwait4},
-	{"task-go-whenall", 4, fanoutTaskGoWhenAll4},
 	{"sequential", 8, fanoutSequential8},
 	{"waitgroup", 8, fanoutWaitGroup8},
 	{"floor", 8, fanoutFloor8},
@@ -64,7 +62,6 @@ var fanoutCases = []fanoutCase{
 	{"task-run-keepgoing", 8, fanoutTaskRunKeepGoing8},
 	{"task-run-settled", 8, fanoutTaskRunSettled8},
 	{"task-go-await", 8, fanoutTaskGoAwait8},
-	{"task-go-whenall", 8, fanoutTaskGoWhenAll8},
 	{"sequential", 16, fanoutSequential16},
 	{"waitgroup", 16, fanoutWaitGroup16},
 	{"floor", 16, fanoutFloor16},
@@ -79,7 +76,6 @@ var fanoutCases = []fanoutCase{
 	{"task-run-keepgoing", 16, fanoutTaskRunKeepGoing16},
 	{"task-run-settled", 16, fanoutTaskRunSettled16},
 	{"task-go-await", 16, fanoutTaskGoAwait16},
-	{"task-go-whenall", 16, fanoutTaskGoWhenAll16},
 }
 
 // completedCases await results that are already there: the pre-completed
@@ -87,22 +83,18 @@ var fanoutCases = []fanoutCase{
 var completedCases = []fanoutCase{
 	{"task-await", 2, completedTaskAwait2},
 	{"task-await-settled", 2, completedTaskAwaitSettled2},
-	{"task-whenall", 2, completedTaskWhenAll2},
 	{"reugn-future", 2, completedReugnFuture2},
 	{"pond-task", 2, completedPondTask2},
 	{"task-await", 4, completedTaskAwait4},
 	{"task-await-settled", 4, completedTaskAwaitSettled4},
-	{"task-whenall", 4, completedTaskWhenAll4},
 	{"reugn-future", 4, completedReugnFuture4},
 	{"pond-task", 4, completedPondTask4},
 	{"task-await", 8, completedTaskAwait8},
 	{"task-await-settled", 8, completedTaskAwaitSettled8},
-	{"task-whenall", 8, completedTaskWhenAll8},
 	{"reugn-future", 8, completedReugnFuture8},
 	{"pond-task", 8, completedPondTask8},
 	{"task-await", 16, completedTaskAwait16},
 	{"task-await-settled", 16, completedTaskAwaitSettled16},
-	{"task-whenall", 16, completedTaskWhenAll16},
 	{"reugn-future", 16, completedReugnFuture16},
 	{"pond-task", 16, completedPondTask16},
 }
@@ -357,22 +349,9 @@ func fanoutTaskGoAwait2(b *testing.B, ctx context.Context, m mode) {
 	}
 }
 
-func fanoutTaskGoWhenAll2(b *testing.B, ctx context.Context, m mode) {
-	f1 := pick[int](m)
-	f2 := pick[string](m)
-	b.ReportAllocs()
-	for range b.N {
-		t1 := task.Go(ctx, f1)
-		t2 := task.Go(ctx, f2)
-		if err := task.WhenAll(ctx, t1, t2); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func completedTaskAwait2(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
+	t1 := completed(value[int]())
+	t2 := completed(value[string]())
 	b.ReportAllocs()
 	for range b.N {
 		r1, r2, err := task.Await2(ctx, t1, t2)
@@ -385,8 +364,8 @@ func completedTaskAwait2(b *testing.B, ctx context.Context, _ mode) {
 }
 
 func completedTaskAwaitSettled2(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
+	t1 := completed(value[int]())
+	t2 := completed(value[string]())
 	b.ReportAllocs()
 	for range b.N {
 		r1, r2, err := task.Await2(ctx, t1, t2, task.Settled)
@@ -395,17 +374,6 @@ func completedTaskAwaitSettled2(b *testing.B, ctx context.Context, _ mode) {
 		}
 		sinks.int = r1
 		sinks.string = r2
-	}
-}
-
-func completedTaskWhenAll2(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	b.ReportAllocs()
-	for range b.N {
-		if err := task.WhenAll(ctx, t1, t2); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 
@@ -795,28 +763,11 @@ func fanoutTaskGoAwait4(b *testing.B, ctx context.Context, m mode) {
 	}
 }
 
-func fanoutTaskGoWhenAll4(b *testing.B, ctx context.Context, m mode) {
-	f1 := pick[int](m)
-	f2 := pick[string](m)
-	f3 := pick[float64](m)
-	f4 := pick[point](m)
-	b.ReportAllocs()
-	for range b.N {
-		t1 := task.Go(ctx, f1)
-		t2 := task.Go(ctx, f2)
-		t3 := task.Go(ctx, f3)
-		t4 := task.Go(ctx, f4)
-		if err := task.WhenAll(ctx, t1, t2, t3, t4); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func completedTaskAwait4(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	t3 := task.FromResult(value[float64]())
-	t4 := task.FromResult(value[point]())
+	t1 := completed(value[int]())
+	t2 := completed(value[string]())
+	t3 := completed(value[float64]())
+	t4 := completed(value[point]())
 	b.ReportAllocs()
 	for range b.N {
 		r1, r2, r3, r4, err := task.Await4(ctx, t1, t2, t3, t4)
@@ -831,10 +782,10 @@ func completedTaskAwait4(b *testing.B, ctx context.Context, _ mode) {
 }
 
 func completedTaskAwaitSettled4(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	t3 := task.FromResult(value[float64]())
-	t4 := task.FromResult(value[point]())
+	t1 := completed(value[int]())
+	t2 := completed(value[string]())
+	t3 := completed(value[float64]())
+	t4 := completed(value[point]())
 	b.ReportAllocs()
 	for range b.N {
 		r1, r2, r3, r4, err := task.Await4(ctx, t1, t2, t3, t4, task.Settled)
@@ -845,19 +796,6 @@ func completedTaskAwaitSettled4(b *testing.B, ctx context.Context, _ mode) {
 		sinks.string = r2
 		sinks.float64 = r3
 		sinks.point = r4
-	}
-}
-
-func completedTaskWhenAll4(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	t3 := task.FromResult(value[float64]())
-	t4 := task.FromResult(value[point]())
-	b.ReportAllocs()
-	for range b.N {
-		if err := task.WhenAll(ctx, t1, t2, t3, t4); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 
@@ -1465,40 +1403,15 @@ func fanoutTaskGoAwait8(b *testing.B, ctx context.Context, m mode) {
 	}
 }
 
-func fanoutTaskGoWhenAll8(b *testing.B, ctx context.Context, m mode) {
-	f1 := pick[int](m)
-	f2 := pick[string](m)
-	f3 := pick[float64](m)
-	f4 := pick[point](m)
-	f5 := pick[int](m)
-	f6 := pick[string](m)
-	f7 := pick[float64](m)
-	f8 := pick[point](m)
-	b.ReportAllocs()
-	for range b.N {
-		t1 := task.Go(ctx, f1)
-		t2 := task.Go(ctx, f2)
-		t3 := task.Go(ctx, f3)
-		t4 := task.Go(ctx, f4)
-		t5 := task.Go(ctx, f5)
-		t6 := task.Go(ctx, f6)
-		t7 := task.Go(ctx, f7)
-		t8 := task.Go(ctx, f8)
-		if err := task.WhenAll(ctx, t1, t2, t3, t4, t5, t6, t7, t8); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func completedTaskAwait8(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	t3 := task.FromResult(value[float64]())
-	t4 := task.FromResult(value[point]())
-	t5 := task.FromResult(value[int]())
-	t6 := task.FromResult(value[string]())
-	t7 := task.FromResult(value[float64]())
-	t8 := task.FromResult(value[point]())
+	t1 := completed(value[int]())
+	t2 := completed(value[string]())
+	t3 := completed(value[float64]())
+	t4 := completed(value[point]())
+	t5 := completed(value[int]())
+	t6 := completed(value[string]())
+	t7 := completed(value[float64]())
+	t8 := completed(value[point]())
 	b.ReportAllocs()
 	for range b.N {
 		r1, r2, r3, r4, r5, r6, r7, r8, err := task.Await8(ctx, t1, t2, t3, t4, t5, t6, t7, t8)
@@ -1517,14 +1430,14 @@ func completedTaskAwait8(b *testing.B, ctx context.Context, _ mode) {
 }
 
 func completedTaskAwaitSettled8(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	t3 := task.FromResult(value[float64]())
-	t4 := task.FromResult(value[point]())
-	t5 := task.FromResult(value[int]())
-	t6 := task.FromResult(value[string]())
-	t7 := task.FromResult(value[float64]())
-	t8 := task.FromResult(value[point]())
+	t1 := completed(value[int]())
+	t2 := completed(value[string]())
+	t3 := completed(value[float64]())
+	t4 := completed(value[point]())
+	t5 := completed(value[int]())
+	t6 := completed(value[string]())
+	t7 := completed(value[float64]())
+	t8 := completed(value[point]())
 	b.ReportAllocs()
 	for range b.N {
 		r1, r2, r3, r4, r5, r6, r7, r8, err := task.Await8(ctx, t1, t2, t3, t4, t5, t6, t7, t8, task.Settled)
@@ -1539,23 +1452,6 @@ func completedTaskAwaitSettled8(b *testing.B, ctx context.Context, _ mode) {
 		sinks.string = r6
 		sinks.float64 = r7
 		sinks.point = r8
-	}
-}
-
-func completedTaskWhenAll8(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	t3 := task.FromResult(value[float64]())
-	t4 := task.FromResult(value[point]())
-	t5 := task.FromResult(value[int]())
-	t6 := task.FromResult(value[string]())
-	t7 := task.FromResult(value[float64]())
-	t8 := task.FromResult(value[point]())
-	b.ReportAllocs()
-	for range b.N {
-		if err := task.WhenAll(ctx, t1, t2, t3, t4, t5, t6, t7, t8); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 
@@ -2599,64 +2495,23 @@ func fanoutTaskGoAwait16(b *testing.B, ctx context.Context, m mode) {
 	}
 }
 
-func fanoutTaskGoWhenAll16(b *testing.B, ctx context.Context, m mode) {
-	f1 := pick[int](m)
-	f2 := pick[string](m)
-	f3 := pick[float64](m)
-	f4 := pick[point](m)
-	f5 := pick[int](m)
-	f6 := pick[string](m)
-	f7 := pick[float64](m)
-	f8 := pick[point](m)
-	f9 := pick[int](m)
-	f10 := pick[string](m)
-	f11 := pick[float64](m)
-	f12 := pick[point](m)
-	f13 := pick[int](m)
-	f14 := pick[string](m)
-	f15 := pick[float64](m)
-	f16 := pick[point](m)
-	b.ReportAllocs()
-	for range b.N {
-		t1 := task.Go(ctx, f1)
-		t2 := task.Go(ctx, f2)
-		t3 := task.Go(ctx, f3)
-		t4 := task.Go(ctx, f4)
-		t5 := task.Go(ctx, f5)
-		t6 := task.Go(ctx, f6)
-		t7 := task.Go(ctx, f7)
-		t8 := task.Go(ctx, f8)
-		t9 := task.Go(ctx, f9)
-		t10 := task.Go(ctx, f10)
-		t11 := task.Go(ctx, f11)
-		t12 := task.Go(ctx, f12)
-		t13 := task.Go(ctx, f13)
-		t14 := task.Go(ctx, f14)
-		t15 := task.Go(ctx, f15)
-		t16 := task.Go(ctx, f16)
-		if err := task.WhenAll(ctx, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15, t16); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func completedTaskAwait16(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	t3 := task.FromResult(value[float64]())
-	t4 := task.FromResult(value[point]())
-	t5 := task.FromResult(value[int]())
-	t6 := task.FromResult(value[string]())
-	t7 := task.FromResult(value[float64]())
-	t8 := task.FromResult(value[point]())
-	t9 := task.FromResult(value[int]())
-	t10 := task.FromResult(value[string]())
-	t11 := task.FromResult(value[float64]())
-	t12 := task.FromResult(value[point]())
-	t13 := task.FromResult(value[int]())
-	t14 := task.FromResult(value[string]())
-	t15 := task.FromResult(value[float64]())
-	t16 := task.FromResult(value[point]())
+	t1 := completed(value[int]())
+	t2 := completed(value[string]())
+	t3 := completed(value[float64]())
+	t4 := completed(value[point]())
+	t5 := completed(value[int]())
+	t6 := completed(value[string]())
+	t7 := completed(value[float64]())
+	t8 := completed(value[point]())
+	t9 := completed(value[int]())
+	t10 := completed(value[string]())
+	t11 := completed(value[float64]())
+	t12 := completed(value[point]())
+	t13 := completed(value[int]())
+	t14 := completed(value[string]())
+	t15 := completed(value[float64]())
+	t16 := completed(value[point]())
 	b.ReportAllocs()
 	for range b.N {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, err := task.Await16(ctx, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15, t16)
@@ -2683,22 +2538,22 @@ func completedTaskAwait16(b *testing.B, ctx context.Context, _ mode) {
 }
 
 func completedTaskAwaitSettled16(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	t3 := task.FromResult(value[float64]())
-	t4 := task.FromResult(value[point]())
-	t5 := task.FromResult(value[int]())
-	t6 := task.FromResult(value[string]())
-	t7 := task.FromResult(value[float64]())
-	t8 := task.FromResult(value[point]())
-	t9 := task.FromResult(value[int]())
-	t10 := task.FromResult(value[string]())
-	t11 := task.FromResult(value[float64]())
-	t12 := task.FromResult(value[point]())
-	t13 := task.FromResult(value[int]())
-	t14 := task.FromResult(value[string]())
-	t15 := task.FromResult(value[float64]())
-	t16 := task.FromResult(value[point]())
+	t1 := completed(value[int]())
+	t2 := completed(value[string]())
+	t3 := completed(value[float64]())
+	t4 := completed(value[point]())
+	t5 := completed(value[int]())
+	t6 := completed(value[string]())
+	t7 := completed(value[float64]())
+	t8 := completed(value[point]())
+	t9 := completed(value[int]())
+	t10 := completed(value[string]())
+	t11 := completed(value[float64]())
+	t12 := completed(value[point]())
+	t13 := completed(value[int]())
+	t14 := completed(value[string]())
+	t15 := completed(value[float64]())
+	t16 := completed(value[point]())
 	b.ReportAllocs()
 	for range b.N {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16, err := task.Await16(ctx, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15, t16, task.Settled)
@@ -2721,31 +2576,6 @@ func completedTaskAwaitSettled16(b *testing.B, ctx context.Context, _ mode) {
 		sinks.string = r14
 		sinks.float64 = r15
 		sinks.point = r16
-	}
-}
-
-func completedTaskWhenAll16(b *testing.B, ctx context.Context, _ mode) {
-	t1 := task.FromResult(value[int]())
-	t2 := task.FromResult(value[string]())
-	t3 := task.FromResult(value[float64]())
-	t4 := task.FromResult(value[point]())
-	t5 := task.FromResult(value[int]())
-	t6 := task.FromResult(value[string]())
-	t7 := task.FromResult(value[float64]())
-	t8 := task.FromResult(value[point]())
-	t9 := task.FromResult(value[int]())
-	t10 := task.FromResult(value[string]())
-	t11 := task.FromResult(value[float64]())
-	t12 := task.FromResult(value[point]())
-	t13 := task.FromResult(value[int]())
-	t14 := task.FromResult(value[string]())
-	t15 := task.FromResult(value[float64]())
-	t16 := task.FromResult(value[point]())
-	b.ReportAllocs()
-	for range b.N {
-		if err := task.WhenAll(ctx, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13, t14, t15, t16); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 

@@ -445,7 +445,7 @@ func TestCanceledOnItsOwn(t *testing.T) {
 
 func TestRunFirstOKLosers(t *testing.T) {
 	r, ctx := record(t)
-	v, i, err := task.RunFirstOK(ctx, waitCanceled, value(7))
+	v, i, err := task.Hedge(ctx, 0, nil, waitCanceled, value(7))
 	if v != 7 || i != 1 || err != nil {
 		t.Fatalf("RunFirstOK: %v %v %v", v, i, err)
 	}
@@ -799,7 +799,7 @@ func TestNewGroup(t *testing.T) {
 // enough had come is not an error.
 func TestUntil(t *testing.T) {
 	r, ctx := record(t)
-	vals, at, left, err := task.Until(ctx, func(vals []int, at []int) bool { return true }, waitCanceled, value(7))
+	vals, at, left, err := task.Until(ctx, func(vals []int, at []int) bool { return true }, nil, waitCanceled, value(7))
 	if len(vals) != 1 || vals[0] != 7 || at[0] != 1 || len(left) != 1 || err != nil {
 		t.Fatalf("Until: %v %v %v %v", vals, at, left, err)
 	}

@@ -53,7 +53,7 @@ func All[T any](ctx workflow.Context, futures []Future[T], opts ...Option) ([]T,
 		out[i] = value(ctx, f, i, &fl)
 	}
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return nil, err
 	}
 	return out, err

@@ -14,7 +14,7 @@ type group struct {
 	ctx      workflow.Context    // the caller's
 	fctx     workflow.Context    // the functions' parent: a child of ctx (ctx itself with KeepGoing), with WaitForCancellation
 	cancel   workflow.CancelFunc // cancels fctx; nil with KeepGoing
-	opts     Option
+	opts     flags
 	outs     []outcome         // by position
 	canceled bool              // the call has canceled fctx (after the first failure)
 	running  int               // functions (or Map's workers) not yet returned
@@ -38,10 +38,10 @@ type group struct {
 // option in a worker, v1.26.0 to v1.51.0). Local activities cannot be
 // waited for: the SDK cancels their context and makes their future ready
 // at once, with no option to wait.
-func (g *group) init(ctx workflow.Context, call, arg string, opts Option, outs []outcome) {
+func (g *group) init(ctx workflow.Context, call, arg string, opts flags, outs []outcome) {
 	g.failures = newFailures(call, arg)
 	g.ctx, g.fctx, g.opts, g.outs = ctx, ctx, opts, outs
-	if opts&KeepGoing == 0 {
+	if opts&keepGoing == 0 {
 		g.fctx, g.cancel = workflow.WithCancel(ctx)
 	}
 	g.fctx = workflow.WithWaitForCancellation(g.fctx, true)
@@ -96,5 +96,5 @@ func (g *group) wait() error {
 // stopped reports whether a new function must not start: after a failure,
 // or once ctx is done, unless the call keeps going.
 func (g *group) stopped() bool {
-	return g.opts&KeepGoing == 0 && (g.canceled || g.ctx.Err() != nil)
+	return g.opts&keepGoing == 0 && (g.canceled || g.ctx.Err() != nil)
 }

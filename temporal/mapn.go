@@ -60,7 +60,7 @@ func Map[In, Out any](ctx workflow.Context, inputs []In, limit int, fn func(work
 		e.Ctx = ctxErr(ctx)
 		err = &e
 	}
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return nil, err
 	}
 	return out, err

@@ -6,10 +6,10 @@ import "github.com/tasktuple/task"
 // packages.
 type Option = task.Option
 
-const (
+var (
 	// KeepGoing: RunN and [Map] do not cancel the other functions when one
 	// fails; each function gets the caller's ctx itself, and every error is
-	// reported. It has no effect on AwaitN and [All], which cancel nothing.
+	// reported. AwaitN and [All], which cancel nothing, panic on it.
 	KeepGoing = task.KeepGoing
 
 	// Settled: the values that were produced are returned along with the
@@ -17,11 +17,27 @@ const (
 	Settled = task.Settled
 )
 
-// options folds a list of options into one set.
-func options(opts []Option) Option {
-	var o Option
+// flags are the options of a call folded into one word.
+type flags uint8
+
+const (
+	keepGoing flags = 1 << iota
+	settled
+)
+
+// options folds a list of options into one set. The core's other options
+// mean nothing in a workflow: they panic.
+func options(opts []Option) flags {
+	var o flags
 	for _, x := range opts {
-		o |= x
+		switch x {
+		case KeepGoing:
+			o |= keepGoing
+		case Settled:
+			o |= settled
+		default:
+			panic("wtask: only KeepGoing and Settled apply in a workflow")
+		}
 	}
 	return o
 }

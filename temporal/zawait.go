@@ -30,7 +30,7 @@ func Await1[T1 any](ctx workflow.Context, f1 Future[T1], opts ...Option) (T1, er
 	fl := newFailures("Await1", "f")
 	v1 := value(ctx, f1, 0, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), err
 	}
 	return v1, err
@@ -66,7 +66,7 @@ func Await2[T1, T2 any](ctx workflow.Context, f1 Future[T1], f2 Future[T2], opts
 	v1 := value(ctx, f1, 0, &fl)
 	v2 := value(ctx, f2, 1, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), err
 	}
 	return v1, v2, err
@@ -106,7 +106,7 @@ func Await3[T1, T2, T3 any](ctx workflow.Context, f1 Future[T1], f2 Future[T2], 
 	v2 := value(ctx, f2, 1, &fl)
 	v3 := value(ctx, f3, 2, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), err
 	}
 	return v1, v2, v3, err
@@ -150,7 +150,7 @@ func Await4[T1, T2, T3, T4 any](ctx workflow.Context, f1 Future[T1], f2 Future[T
 	v3 := value(ctx, f3, 2, &fl)
 	v4 := value(ctx, f4, 3, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), err
 	}
 	return v1, v2, v3, v4, err
@@ -200,7 +200,7 @@ func Await5[T1, T2, T3, T4, T5 any](ctx workflow.Context, f1 Future[T1], f2 Futu
 	v4 := value(ctx, f4, 3, &fl)
 	v5 := value(ctx, f5, 4, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), err
 	}
 	return v1, v2, v3, v4, v5, err
@@ -254,7 +254,7 @@ func Await6[T1, T2, T3, T4, T5, T6 any](ctx workflow.Context, f1 Future[T1], f2 
 	v5 := value(ctx, f5, 4, &fl)
 	v6 := value(ctx, f6, 5, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), err
 	}
 	return v1, v2, v3, v4, v5, v6, err
@@ -312,7 +312,7 @@ func Await7[T1, T2, T3, T4, T5, T6, T7 any](ctx workflow.Context, f1 Future[T1],
 	v6 := value(ctx, f6, 5, &fl)
 	v7 := value(ctx, f7, 6, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, err
@@ -374,7 +374,7 @@ func Await8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx workflow.Context, f1 Future[
 	v7 := value(ctx, f7, 6, &fl)
 	v8 := value(ctx, f8, 7, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, v8, err
@@ -440,7 +440,7 @@ func Await9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx workflow.Context, f1 Fut
 	v8 := value(ctx, f8, 7, &fl)
 	v9 := value(ctx, f9, 8, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, v8, v9, err
@@ -510,7 +510,7 @@ func Await10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx workflow.Context, 
 	v9 := value(ctx, f9, 8, &fl)
 	v10 := value(ctx, f10, 9, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, err
@@ -584,7 +584,7 @@ func Await11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx workflow.Cont
 	v10 := value(ctx, f10, 9, &fl)
 	v11 := value(ctx, f11, 10, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, err
@@ -662,7 +662,7 @@ func Await12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx workflow
 	v11 := value(ctx, f11, 10, &fl)
 	v12 := value(ctx, f12, 11, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, err
@@ -744,7 +744,7 @@ func Await13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx wor
 	v12 := value(ctx, f12, 11, &fl)
 	v13 := value(ctx, f13, 12, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, err
@@ -830,7 +830,7 @@ func Await14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ct
 	v13 := value(ctx, f13, 12, &fl)
 	v14 := value(ctx, f14, 13, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, err
@@ -920,7 +920,7 @@ func Await15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 an
 	v14 := value(ctx, f14, 13, &fl)
 	v15 := value(ctx, f15, 14, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, err
@@ -1014,7 +1014,7 @@ func Await16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T
 	v15 := value(ctx, f15, 14, &fl)
 	v16 := value(ctx, f16, 15, &fl)
 	err := fl.err(ctx)
-	if err != nil && options(opts)&Settled == 0 {
+	if err != nil && options(opts)&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), *new(T16), err
 	}
 	return v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, err

@@ -57,7 +57,7 @@ func Run2[T1, T2 any](ctx workflow.Context, f1 func(workflow.Context) (T1, error
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), err
 	}
 	return s.r1, s.r2, err
@@ -133,7 +133,7 @@ func Run3[T1, T2, T3 any](ctx workflow.Context, f1 func(workflow.Context) (T1, e
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), err
 	}
 	return s.r1, s.r2, s.r3, err
@@ -219,7 +219,7 @@ func Run4[T1, T2, T3, T4 any](ctx workflow.Context, f1 func(workflow.Context) (T
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, err
@@ -315,7 +315,7 @@ func Run5[T1, T2, T3, T4, T5 any](ctx workflow.Context, f1 func(workflow.Context
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, err
@@ -421,7 +421,7 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx workflow.Context, f1 func(workflow.Con
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, err
@@ -537,7 +537,7 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx workflow.Context, f1 func(workflow
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, err
@@ -663,7 +663,7 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx workflow.Context, f1 func(work
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, err
@@ -799,7 +799,7 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx workflow.Context, f1 func(
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, err
@@ -945,7 +945,7 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx workflow.Context, f1
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, err
@@ -1101,7 +1101,7 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx workflow.Contex
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, err
@@ -1267,7 +1267,7 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx workflow.C
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, err
@@ -1443,7 +1443,7 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx workf
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, err
@@ -1629,7 +1629,7 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, s.r14, err
@@ -1825,7 +1825,7 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, s.r14, s.r15, err
@@ -2031,7 +2031,7 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 		s.exit()
 	})
 	err := s.wait()
-	if err != nil && s.opts&Settled == 0 {
+	if err != nil && s.opts&settled == 0 {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), *new(T16), err
 	}
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, s.r14, s.r15, s.r16, err

@@ -39,8 +39,8 @@ var loopNotes = map[string]string{
 	"pond-group":           "pond.NewGroup() on the default pool, or at limit=8 the group of pond.NewSubpool(8), a subpool of the default pool made for the loop; the children get the group's context",
 	"task-scope-go":        "task.Scope and g.Go (errgroup's method in a scope), with g.SetLimit(8) at limit=8; at out=slice each child writes its value to its index, and Scope waits for the children",
 	"task-scope-spawn-all": "task.Scope, task.Spawn per input, and the body returns task.All over the tasks, with g.SetLimit(8) at limit=8: the values come through the typed tasks (task.All runs a child still waiting for a slot on the body's goroutine)",
-	"task-foreach":         "task.ForEach(ctx, inputs, limit, fn), limit 8 or task.NoLimit",
-	"task-map":             "task.Map(ctx, inputs, limit, fn), limit 8 or task.NoLimit",
+	"task-foreach":         "task.ForEach(ctx, inputs, limit, fn), limit 8 or -1",
+	"task-map":             "task.Map(ctx, inputs, limit, fn), limit 8 or -1",
 }
 
 var loopLimitTitles = map[string]string{
@@ -210,7 +210,7 @@ func renderLoop(w *bytes.Buffer, r *results) {
 	fmt.Fprintln(w, "it returns an int as well, which the peers (and Scope with g.Go) write to its index of a slice")
 	fmt.Fprintln(w, "made beforehand, and which task.Map and task.All return in input order. The children return at")
 	fmt.Fprintln(w, "once or after one runtime.Gosched, with at most 8 running at once (**limit=8**) or with no")
-	fmt.Fprintln(w, "limit (**limit=none**: no SetLimit, task.NoLimit). All but errgroup.Group and the floor cancel")
+	fmt.Fprintln(w, "limit (**limit=none**: no SetLimit, -1). All but errgroup.Group and the floor cancel")
 	fmt.Fprintln(w, "the others' context on the first error. **Per input** is the mean divided by n; **Ratio** and")
 	fmt.Fprintln(w, "**Alloc Ratio** are against `errgroup.WithContext` in the same form (out), **vs floor** is the")
 	fmt.Fprintln(w, "time and the bytes against `floor` in the same form.")

@@ -54,10 +54,8 @@ var implNotes = map[string]string{
 	"task-run-keepgoing": "task.RunN with task.KeepGoing",
 	"task-run-settled":   "task.RunN with task.Settled",
 	"task-go-await":      "task.Go per call, then task.AwaitN",
-	"task-go-whenall":    "task.Go per call, then the untyped task.WhenAll",
 	"task-await":         "task.AwaitN of completed tasks",
 	"task-await-settled": "task.AwaitN of completed tasks with task.Settled",
-	"task-whenall":       "the untyped task.WhenAll of completed tasks",
 }
 
 func isOurs(impl string) bool { return strings.HasPrefix(impl, "task-") }

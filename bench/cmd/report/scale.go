@@ -9,7 +9,7 @@ import (
 // tasks (a WhenEach range's allocations, task.Map's time per input).
 
 var scaleNotes = map[string]string{
-	"task-wheneach": "one range over task.WhenEach of n tasks, to the end: of tasks completed beforehand (completed), or of tasks made with task.NewSource that another goroutine completes in order while the range waits (pending; the sources and the goroutine are made with the timer and the count of allocations stopped)",
+	"task-wheneach": "one range over task.WhenEach of n tasks, to the end: of tasks completed beforehand (completed), or of tasks made with task.Promise that another goroutine completes in order while the range waits (pending; the sources and the goroutine are made with the timer and the count of allocations stopped)",
 	"task-map":      "task.Map over n ints, at most 8 calls at once, of a function that returns at once",
 }
 

@@ -73,7 +73,7 @@ func Files() (map[string][]byte, error) {
 		as = append(as, arity(n, types))
 	}
 	var all []Arity
-	for n := 1; n <= 16; n++ {
+	for n := 2; n <= 16; n++ {
 		all = append(all, arity(n, sizeTypes))
 	}
 	out := map[string][]byte{}

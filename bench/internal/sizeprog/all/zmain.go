@@ -15,14 +15,16 @@ func one[T any](v T) func(context.Context) (T, error) {
 	return func(context.Context) (T, error) { return v, nil }
 }
 
+func done[T any](v T) *task.Task[T] {
+	t, complete := task.Promise[T]()
+	complete(v, nil)
+	return t
+}
+
 func main() {
 	ctx := context.Background()
 	{
-		v1, err := task.Await1(ctx, task.FromResult[int](int(1)))
-		fmt.Println(v1, err)
-	}
-	{
-		v1, v2, err := task.Await2(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)))
+		v1, v2, err := task.Await2(ctx, done(int(1)), done(int64(2)))
 		fmt.Println(v1, v2, err)
 	}
 	{
@@ -30,7 +32,7 @@ func main() {
 		fmt.Println(v1, v2, err)
 	}
 	{
-		v1, v2, v3, err := task.Await3(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)))
+		v1, v2, v3, err := task.Await3(ctx, done(int(1)), done(int64(2)), done(float64(3)))
 		fmt.Println(v1, v2, v3, err)
 	}
 	{
@@ -38,7 +40,7 @@ func main() {
 		fmt.Println(v1, v2, v3, err)
 	}
 	{
-		v1, v2, v3, v4, err := task.Await4(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)))
+		v1, v2, v3, v4, err := task.Await4(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)))
 		fmt.Println(v1, v2, v3, v4, err)
 	}
 	{
@@ -46,7 +48,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, err)
 	}
 	{
-		v1, v2, v3, v4, v5, err := task.Await5(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)))
+		v1, v2, v3, v4, v5, err := task.Await5(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)))
 		fmt.Println(v1, v2, v3, v4, v5, err)
 	}
 	{
@@ -54,7 +56,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, err := task.Await6(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)))
+		v1, v2, v3, v4, v5, v6, err := task.Await6(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, err)
 	}
 	{
@@ -62,7 +64,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, err := task.Await7(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)))
+		v1, v2, v3, v4, v5, v6, v7, err := task.Await7(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, err)
 	}
 	{
@@ -70,7 +72,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, v8, err := task.Await8(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)), task.FromResult[uint16](uint16(8)))
+		v1, v2, v3, v4, v5, v6, v7, v8, err := task.Await8(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)), done(uint16(8)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, err)
 	}
 	{
@@ -78,7 +80,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, v8, v9, err := task.Await9(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)), task.FromResult[uint16](uint16(8)), task.FromResult[int](int(9)))
+		v1, v2, v3, v4, v5, v6, v7, v8, v9, err := task.Await9(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)), done(uint16(8)), done(int(9)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, err)
 	}
 	{
@@ -86,7 +88,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, err := task.Await10(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)), task.FromResult[uint16](uint16(8)), task.FromResult[int](int(9)), task.FromResult[int64](int64(10)))
+		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, err := task.Await10(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)), done(uint16(8)), done(int(9)), done(int64(10)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, err)
 	}
 	{
@@ -94,7 +96,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, err := task.Await11(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)), task.FromResult[uint16](uint16(8)), task.FromResult[int](int(9)), task.FromResult[int64](int64(10)), task.FromResult[float64](float64(11)))
+		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, err := task.Await11(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)), done(uint16(8)), done(int(9)), done(int64(10)), done(float64(11)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, err)
 	}
 	{
@@ -102,7 +104,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, err := task.Await12(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)), task.FromResult[uint16](uint16(8)), task.FromResult[int](int(9)), task.FromResult[int64](int64(10)), task.FromResult[float64](float64(11)), task.FromResult[uint16](uint16(12)))
+		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, err := task.Await12(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)), done(uint16(8)), done(int(9)), done(int64(10)), done(float64(11)), done(uint16(12)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, err)
 	}
 	{
@@ -110,7 +112,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, err := task.Await13(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)), task.FromResult[uint16](uint16(8)), task.FromResult[int](int(9)), task.FromResult[int64](int64(10)), task.FromResult[float64](float64(11)), task.FromResult[uint16](uint16(12)), task.FromResult[int](int(13)))
+		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, err := task.Await13(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)), done(uint16(8)), done(int(9)), done(int64(10)), done(float64(11)), done(uint16(12)), done(int(13)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, err)
 	}
 	{
@@ -118,7 +120,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, err := task.Await14(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)), task.FromResult[uint16](uint16(8)), task.FromResult[int](int(9)), task.FromResult[int64](int64(10)), task.FromResult[float64](float64(11)), task.FromResult[uint16](uint16(12)), task.FromResult[int](int(13)), task.FromResult[int64](int64(14)))
+		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, err := task.Await14(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)), done(uint16(8)), done(int(9)), done(int64(10)), done(float64(11)), done(uint16(12)), done(int(13)), done(int64(14)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, err)
 	}
 	{
@@ -126,7 +128,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, err := task.Await15(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)), task.FromResult[uint16](uint16(8)), task.FromResult[int](int(9)), task.FromResult[int64](int64(10)), task.FromResult[float64](float64(11)), task.FromResult[uint16](uint16(12)), task.FromResult[int](int(13)), task.FromResult[int64](int64(14)), task.FromResult[float64](float64(15)))
+		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, err := task.Await15(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)), done(uint16(8)), done(int(9)), done(int64(10)), done(float64(11)), done(uint16(12)), done(int(13)), done(int64(14)), done(float64(15)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, err)
 	}
 	{
@@ -134,7 +136,7 @@ func main() {
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, err)
 	}
 	{
-		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, err := task.Await16(ctx, task.FromResult[int](int(1)), task.FromResult[int64](int64(2)), task.FromResult[float64](float64(3)), task.FromResult[uint16](uint16(4)), task.FromResult[int](int(5)), task.FromResult[int64](int64(6)), task.FromResult[float64](float64(7)), task.FromResult[uint16](uint16(8)), task.FromResult[int](int(9)), task.FromResult[int64](int64(10)), task.FromResult[float64](float64(11)), task.FromResult[uint16](uint16(12)), task.FromResult[int](int(13)), task.FromResult[int64](int64(14)), task.FromResult[float64](float64(15)), task.FromResult[uint16](uint16(16)))
+		v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, err := task.Await16(ctx, done(int(1)), done(int64(2)), done(float64(3)), done(uint16(4)), done(int(5)), done(int64(6)), done(float64(7)), done(uint16(8)), done(int(9)), done(int64(10)), done(float64(11)), done(uint16(12)), done(int(13)), done(int64(14)), done(float64(15)), done(uint16(16)))
 		fmt.Println(v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, err)
 	}
 	{
