@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math/bits"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 )
 
@@ -82,9 +83,10 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 	if fn == nil {
 		nilArg(name, "fn")
 	}
-	if limit = checkLimit(name, limit); limit == noLimit {
-		panic("task: " + name + ": no limit; a sequence needs a limit")
+	if limit < 0 || limit == noLimit {
+		panic("task: " + name + ": limit is " + strconv.Itoa(limit) + "; a sequence needs a limit")
 	}
+	limit = checkLimit(name, limit)
 	o := options(name, famStream, opts)
 	kind := kindMapSeq
 	if !ordered {

@@ -149,7 +149,7 @@ func options(call string, fam family, opts []Option) optSet {
 		o |= x.s
 	}
 	if o&(keepGoing|startAll) == keepGoing|startAll {
-		panic("task: " + call + ": StartAll with KeepGoing: KeepGoing starts every child already")
+		panic("task: " + call + ": StartAll does not apply with KeepGoing, which starts every child")
 	}
 	return o
 }
@@ -158,7 +158,7 @@ func options(call string, fam family, opts []Option) optSet {
 func optionPanic(call string, bad optSet) {
 	for _, n := range optionNames {
 		if bad&n.flag != 0 {
-			panic("task: " + call + ": option " + n.name + " does not apply to " + call + " (see the option table in docs/design.md)")
+			panic("task: " + call + ": " + n.name + " does not apply to " + call)
 		}
 	}
 }

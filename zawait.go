@@ -36,9 +36,10 @@ func await2[T1, T2 any](ctx context.Context, opts []Option, t1 *Task[T1], t2 *Ta
 	if t2 == nil {
 		nilArg("Await2", "t2")
 	}
+	o := options("Await2", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core}
 	err = awaitCores(ctx, "Await2", cs[:])
-	if err == nil || options("Await2", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2 = t1.settled(), t2.settled()
 	}
 	return
@@ -65,9 +66,10 @@ func await3[T1, T2, T3 any](ctx context.Context, opts []Option, t1 *Task[T1], t2
 	if t3 == nil {
 		nilArg("Await3", "t3")
 	}
+	o := options("Await3", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core}
 	err = awaitCores(ctx, "Await3", cs[:])
-	if err == nil || options("Await3", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3 = t1.settled(), t2.settled(), t3.settled()
 	}
 	return
@@ -97,9 +99,10 @@ func await4[T1, T2, T3, T4 any](ctx context.Context, opts []Option, t1 *Task[T1]
 	if t4 == nil {
 		nilArg("Await4", "t4")
 	}
+	o := options("Await4", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core}
 	err = awaitCores(ctx, "Await4", cs[:])
-	if err == nil || options("Await4", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4 = t1.settled(), t2.settled(), t3.settled(), t4.settled()
 	}
 	return
@@ -132,9 +135,10 @@ func await5[T1, T2, T3, T4, T5 any](ctx context.Context, opts []Option, t1 *Task
 	if t5 == nil {
 		nilArg("Await5", "t5")
 	}
+	o := options("Await5", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core}
 	err = awaitCores(ctx, "Await5", cs[:])
-	if err == nil || options("Await5", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled()
 	}
 	return
@@ -170,9 +174,10 @@ func await6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, opts []Option, t1 *
 	if t6 == nil {
 		nilArg("Await6", "t6")
 	}
+	o := options("Await6", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core}
 	err = awaitCores(ctx, "Await6", cs[:])
-	if err == nil || options("Await6", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled()
 	}
 	return
@@ -211,9 +216,10 @@ func await7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, opts []Option, 
 	if t7 == nil {
 		nilArg("Await7", "t7")
 	}
+	o := options("Await7", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core}
 	err = awaitCores(ctx, "Await7", cs[:])
-	if err == nil || options("Await7", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled()
 	}
 	return
@@ -255,9 +261,10 @@ func await8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, opts []Opti
 	if t8 == nil {
 		nilArg("Await8", "t8")
 	}
+	o := options("Await8", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core}
 	err = awaitCores(ctx, "Await8", cs[:])
-	if err == nil || options("Await8", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled()
 	}
 	return
@@ -302,9 +309,10 @@ func await9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, opts []
 	if t9 == nil {
 		nilArg("Await9", "t9")
 	}
+	o := options("Await9", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core}
 	err = awaitCores(ctx, "Await9", cs[:])
-	if err == nil || options("Await9", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled()
 	}
 	return
@@ -352,9 +360,10 @@ func await10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, o
 	if t10 == nil {
 		nilArg("Await10", "t10")
 	}
+	o := options("Await10", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core}
 	err = awaitCores(ctx, "Await10", cs[:])
-	if err == nil || options("Await10", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled()
 	}
 	return
@@ -405,9 +414,10 @@ func await11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Conte
 	if t11 == nil {
 		nilArg("Await11", "t11")
 	}
+	o := options("Await11", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core}
 	err = awaitCores(ctx, "Await11", cs[:])
-	if err == nil || options("Await11", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled()
 	}
 	return
@@ -461,9 +471,10 @@ func await12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.
 	if t12 == nil {
 		nilArg("Await12", "t12")
 	}
+	o := options("Await12", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core}
 	err = awaitCores(ctx, "Await12", cs[:])
-	if err == nil || options("Await12", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled()
 	}
 	return
@@ -520,9 +531,10 @@ func await13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx con
 	if t13 == nil {
 		nilArg("Await13", "t13")
 	}
+	o := options("Await13", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core}
 	err = awaitCores(ctx, "Await13", cs[:])
-	if err == nil || options("Await13", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled()
 	}
 	return
@@ -582,9 +594,10 @@ func await14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ct
 	if t14 == nil {
 		nilArg("Await14", "t14")
 	}
+	o := options("Await14", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core, &t14.core}
 	err = awaitCores(ctx, "Await14", cs[:])
-	if err == nil || options("Await14", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled(), t14.settled()
 	}
 	return
@@ -647,9 +660,10 @@ func await15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 an
 	if t15 == nil {
 		nilArg("Await15", "t15")
 	}
+	o := options("Await15", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core, &t14.core, &t15.core}
 	err = awaitCores(ctx, "Await15", cs[:])
-	if err == nil || options("Await15", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled(), t14.settled(), t15.settled()
 	}
 	return
@@ -715,9 +729,10 @@ func await16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T
 	if t16 == nil {
 		nilArg("Await16", "t16")
 	}
+	o := options("Await16", famAwait, opts)
 	cs := [...]*core{&t1.core, &t2.core, &t3.core, &t4.core, &t5.core, &t6.core, &t7.core, &t8.core, &t9.core, &t10.core, &t11.core, &t12.core, &t13.core, &t14.core, &t15.core, &t16.core}
 	err = awaitCores(ctx, "Await16", cs[:])
-	if err == nil || options("Await16", famAwait, opts)&settled != 0 {
+	if err == nil || o&settled != 0 {
 		r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16 = t1.settled(), t2.settled(), t3.settled(), t4.settled(), t5.settled(), t6.settled(), t7.settled(), t8.settled(), t9.settled(), t10.settled(), t11.settled(), t12.settled(), t13.settled(), t14.settled(), t15.settled(), t16.settled()
 	}
 	return
