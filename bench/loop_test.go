@@ -125,7 +125,7 @@ func floorEach(ctx context.Context, inputs []int, limit int, f func(context.Cont
 		}
 		s.mu.Unlock()
 	}
-	if limit >= len(inputs) {
+	if limit < 0 || limit >= len(inputs) {
 		s.wg.Add(len(inputs))
 		for _, in := range inputs {
 			go func() {
@@ -166,7 +166,7 @@ func floorGather(ctx context.Context, inputs []int, limit int, f func(context.Co
 		}
 		s.mu.Unlock()
 	}
-	if limit >= len(inputs) {
+	if limit < 0 || limit >= len(inputs) {
 		s.wg.Add(len(inputs))
 		for i, in := range inputs {
 			go func() {
