@@ -11,7 +11,8 @@ import "time"
 // error. Which call takes which option is one table, shown in
 // docs/design.md; a call given an option it does not use panics, naming the
 // call and the option, and so does [StartAll] with [KeepGoing]. Passing
-// options costs no allocation. The zero Option is not an option.
+// options costs no allocation. The zero Option is no option: it changes
+// nothing, for code where a condition chooses one.
 type Option struct {
 	s optSet
 }
@@ -132,14 +133,11 @@ var optionNames = [...]struct {
 
 // options folds the options of a call named call, of family fam, into one
 // set: the flags of all, the grace period of the last that has one. It
-// panics for an option the family does not take, the zero Option, and
-// StartAll with KeepGoing.
+// panics for an option the family does not take, and StartAll with
+// KeepGoing.
 func options(call string, fam family, opts []Option) optSet {
 	var o optSet
 	for _, x := range opts {
-		if x.s == 0 {
-			panic("task: " + call + ": the zero Option is not an option")
-		}
 		if x.s&^optionTable[fam].takes&(1<<graceShift-1) != 0 {
 			optionPanic(call, x.s&^optionTable[fam].takes)
 		}

@@ -176,8 +176,8 @@ func TestOptionPairs(t *testing.T) {
 				t.Errorf("%s with %s panics %q; want %q", call, opt, got, want)
 			}
 		}
-		if got, want := panicOf(func() { run(t.Context(), Option{}) }), "task: "+name+": the zero Option is not an option"; got != want {
-			t.Errorf("%s with the zero Option panics %q; want %q", call, got, want)
+		if got := panicOf(func() { run(t.Context(), Option{}) }); got != "" {
+			t.Errorf("%s with the zero Option panics %q; want it accepted", call, got)
 		}
 	}
 }

@@ -35,6 +35,7 @@ func options(opts []Option) flags {
 			o |= keepGoing
 		case Settled:
 			o |= settled
+		case Option{}:
 		default:
 			panic("wtask: only KeepGoing and Settled apply in a workflow")
 		}

@@ -8,13 +8,13 @@ import (
 	"github.com/tasktuple/task"
 )
 
-// TestOptions: KeepGoing and Settled fold into flags, and every other
-// option of the core, and the zero Option, panics.
+// TestOptions: KeepGoing and Settled fold into flags, the zero Option
+// changes nothing, and every other option of the core panics.
 func TestOptions(t *testing.T) {
-	if got := options([]Option{Settled, KeepGoing}); got != keepGoing|settled {
-		t.Errorf("options(Settled, KeepGoing) = %b; want both", got)
+	if got := options([]Option{Settled, {}, KeepGoing}); got != keepGoing|settled {
+		t.Errorf("options(Settled, {}, KeepGoing) = %b; want both", got)
 	}
-	for _, o := range []Option{task.FirstError, task.Grace(time.Second), task.BlockAtLimit, task.StartAll, {}} {
+	for _, o := range []Option{task.FirstError, task.Grace(time.Second), task.BlockAtLimit, task.StartAll} {
 		msg := func() (msg string) {
 			defer func() { msg = fmt.Sprint(recover()) }()
 			options([]Option{o})
