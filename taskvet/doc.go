@@ -16,24 +16,22 @@
 //
 // losttask: report a task that nothing waits for
 //
-// A task from task.Go or a Source whose result is dropped, assigned to _,
-// or held in a local variable that no path reads again loses its error, and
-// a panic in it crashes the program when the task is collected. Any use of
-// the variable counts: a wait, a return, a store, passing it on. A child
-// from task.Spawn or task.TrySpawn is reported only when its value is not
-// struct{}: Scope waits for its children and reports their errors, so only
-// the value is lost.
+// A task from task.Go or task.Promise whose result is dropped, assigned to
+// _, or held in a local variable that no path reads again loses its error,
+// and a panic in the function of task.Go crashes the program when the task
+// is collected. Any use of the variable counts: a wait, a return, a store,
+// passing it on. A child from task.Spawn or task.TrySpawn is reported only
+// when its value is not struct{}: Scope waits for its children and reports
+// their errors, so only the value is lost.
 //
 // # Analyzer awaiterr
 //
 // awaiterr: report a discarded error of a wait or a run
 //
-// The error of Wait, Await1..Await16, Run2..Run16, WhenAll, All,
-// AllSeq, Map, Scope, WhenAny, FirstOK, RunFirstOK and Hedge carries every
-// failure of the work it waited for; a call used as a statement or whose
-// error is assigned to _ drops them. A range over MapSeq or MapSeqUnordered
-// that leaves out the error drops the failures too. TryWait is not
-// reported: it only probes, and the error stays for the next wait.
+// The error of Wait, Await2..Await16, Run2..Run16, All, Map, Scope and
+// Hedge carries every failure of the work it waited for; a call used as a
+// statement or whose error is assigned to _ drops them. A range over MapSeq
+// or MapSeqUnordered that leaves out the error drops the failures too.
 //
 // # Analyzer selfwait
 //
@@ -48,7 +46,8 @@
 //	})
 //
 // the function of t waits, through the captured variable, for t, which
-// completes only when the function returns.
+// completes only when the function returns. A select with a default case
+// that receives from t.Done() only probes, and is not reported.
 //
 // # Analyzer groupescape
 //
