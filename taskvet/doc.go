@@ -61,11 +61,11 @@
 //
 // # Analyzer badlimit
 //
-// badlimit: report a constant limit below 1
+// badlimit: report a constant limit that panics
 //
-// task.Map, MapSeq, MapSeqUnordered and Group.SetLimit panic when the limit
-// is below 1: unlike errgroup's SetLimit, a negative limit does not mean
-// "no limit".
+// task.Map, ForEach, MapWithin and Group.SetLimit panic on a limit of 0; a
+// negative limit means no limit, as with errgroup's SetLimit. MapSeq and
+// MapSeqUnordered panic on a limit below 1: a sequence needs a limit.
 //
 // # Analyzer errgroupfix
 //
