@@ -89,9 +89,8 @@
 //     compared with nil: task.Do.
 //   - a range loop over a slice whose body only passes a closure to g.Go:
 //     task.ForEach (task.Map if it stores each result at its index), with
-//     SetLimit's limit if it is a constant or known to be positive (a
-//     negative constant, errgroup's "no limit", and no SetLimit are
-//     task.NoLimit).
+//     SetLimit's limit if it is a constant other than 0 or known to be
+//     positive (a negative limit is no limit in both; no SetLimit is -1).
 //
 // Where none fits, the group stays in place and becomes a task.Group:
 // errgroup.WithContext(ctx) becomes task.NewGroup(ctx, task.FirstError),
@@ -141,12 +140,13 @@
 // (children, which run before Wait returns, may spawn), or after the group
 // is made again, and no loop that waits and spawns again without making
 // it. SetLimit must come before the first Go, in the function that makes
-// the group; a negative constant becomes task.NoLimit, a limit that may be
-// negative is set only when positive, SetLimit(0) has no fix. errgroup's
-// Go blocks the spawner at the limit, task's queues the child: a limited
-// group whose Go runs in a loop over a channel or an iterator, a loop
-// without a counter, a callback or a child gets task.BlockAtLimit, which
-// blocks as errgroup does (a zero Group is then made by task.NewGroup).
+// the group, and stays as it is: a negative limit is no limit in both.
+// SetLimit(0), which blocks every Go of errgroup's, has no fix, and a
+// limit that is 0 when the code runs panics. errgroup's Go blocks the
+// spawner at the limit, task's queues the child: a limited group whose Go
+// runs in a loop over a channel or an iterator, a loop without a counter,
+// a callback or a child gets task.BlockAtLimit, which blocks as errgroup
+// does (a zero Group is then made by task.NewGroup).
 //
 // No fix is offered where the rewrite could change what the code does: a
 // group passed to a function of another package, to an exported function,
