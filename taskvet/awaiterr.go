@@ -29,8 +29,7 @@ func awaited(info *types.Info, call *ast.CallExpr) (name string, errIndex int, o
 	}
 	name = funcOf(info, call, taskPath)
 	switch {
-	case name == "WhenAll", name == "All", name == "AllSeq", name == "Map", name == "Scope",
-		name == "WhenAny", name == "FirstOK", name == "RunFirstOK", name == "Hedge",
+	case name == "All", name == "Map", name == "Scope", name == "Hedge",
 		strings.HasPrefix(name, "Await"), strings.HasPrefix(name, "Run"):
 	default:
 		return "", 0, false

@@ -29,8 +29,10 @@ func runBadLimit(pass *analysis.Pass) (any, error) {
 		var name string
 		var arg ast.Expr
 		switch f := funcOf(info, call, taskPath); {
-		case (f == "Map" || f == "MapSeq" || f == "MapSeqUnordered") && len(call.Args) > 2:
+		case (f == "Map" || f == "ForEach" || f == "MapSeq" || f == "MapSeqUnordered") && len(call.Args) > 2:
 			name, arg = "task."+f, call.Args[2]
+		case f == "MapWithin" && len(call.Args) > 3:
+			name, arg = "task."+f, call.Args[3]
 		case methodOf(info, call, taskPath) == "Group.SetLimit" && len(call.Args) == 1:
 			name, arg = "SetLimit", call.Args[0]
 		default:
@@ -41,15 +43,17 @@ func runBadLimit(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		n, exact := constant.Int64Val(tv.Value)
-		if !exact || n >= 1 {
+		seq := name == "task.MapSeq" || name == "task.MapSeqUnordered"
+		if !exact || n >= 1 || n < 0 && !seq {
 			continue
 		}
-		if name == "SetLimit" {
-			pass.ReportRangef(arg, "SetLimit(%d) panics: the limit must be at least 1; for no limit, do not call SetLimit", n)
-		} else if name == "task.Map" {
-			pass.ReportRangef(arg, "%s with limit %d panics: the limit must be at least 1; for no limit, pass len(inputs)", name, n)
-		} else {
-			pass.ReportRangef(arg, "%s with limit %d panics: the limit must be at least 1, the number of calls to run at once", name, n)
+		switch {
+		case seq:
+			pass.ReportRangef(arg, "%s with limit %d panics: a sequence needs a limit of at least 1, the number of calls to run at once", name, n)
+		case name == "SetLimit":
+			pass.ReportRangef(arg, "SetLimit(0) panics: the limit must be at least 1, or negative for no limit")
+		default:
+			pass.ReportRangef(arg, "%s with limit 0 panics: the limit must be at least 1, or negative for no limit", name)
 		}
 	}
 	return nil, nil

@@ -16,24 +16,22 @@
 //
 // losttask: report a task that nothing waits for
 //
-// A task from task.Go or a Source whose result is dropped, assigned to _,
-// or held in a local variable that no path reads again loses its error, and
-// a panic in it crashes the program when the task is collected. Any use of
-// the variable counts: a wait, a return, a store, passing it on. A child
-// from task.Spawn or task.TrySpawn is reported only when its value is not
-// struct{}: Scope waits for its children and reports their errors, so only
-// the value is lost.
+// A task from task.Go or task.Promise whose result is dropped, assigned to
+// _, or held in a local variable that no path reads again loses its error,
+// and a panic in the function of task.Go crashes the program when the task
+// is collected. Any use of the variable counts: a wait, a return, a store,
+// passing it on. A child from task.Spawn or task.TrySpawn is reported only
+// when its value is not struct{}: Scope waits for its children and reports
+// their errors, so only the value is lost.
 //
 // # Analyzer awaiterr
 //
 // awaiterr: report a discarded error of a wait or a run
 //
-// The error of Wait, Await1..Await16, Run2..Run16, WhenAll, All,
-// AllSeq, Map, Scope, WhenAny, FirstOK, RunFirstOK and Hedge carries every
-// failure of the work it waited for; a call used as a statement or whose
-// error is assigned to _ drops them. A range over MapSeq or MapSeqUnordered
-// that leaves out the error drops the failures too. TryWait is not
-// reported: it only probes, and the error stays for the next wait.
+// The error of Wait, Await2..Await16, Run2..Run16, All, Map, Scope and
+// Hedge carries every failure of the work it waited for; a call used as a
+// statement or whose error is assigned to _ drops them. A range over MapSeq
+// or MapSeqUnordered that leaves out the error drops the failures too.
 //
 // # Analyzer selfwait
 //
@@ -48,7 +46,8 @@
 //	})
 //
 // the function of t waits, through the captured variable, for t, which
-// completes only when the function returns.
+// completes only when the function returns. A select with a default case
+// that receives from t.Done() only probes, and is not reported.
 //
 // # Analyzer groupescape
 //
@@ -62,11 +61,11 @@
 //
 // # Analyzer badlimit
 //
-// badlimit: report a constant limit below 1
+// badlimit: report a constant limit that panics
 //
-// task.Map, MapSeq, MapSeqUnordered and Group.SetLimit panic when the limit
-// is below 1: unlike errgroup's SetLimit, a negative limit does not mean
-// "no limit".
+// task.Map, ForEach, MapWithin and Group.SetLimit panic on a limit of 0; a
+// negative limit means no limit, as with errgroup's SetLimit. MapSeq and
+// MapSeqUnordered panic on a limit below 1: a sequence needs a limit.
 //
 // # Analyzer errgroupfix
 //
@@ -90,9 +89,8 @@
 //     compared with nil: task.Do.
 //   - a range loop over a slice whose body only passes a closure to g.Go:
 //     task.ForEach (task.Map if it stores each result at its index), with
-//     SetLimit's limit if it is a constant or known to be positive (a
-//     negative constant, errgroup's "no limit", and no SetLimit are
-//     task.NoLimit).
+//     SetLimit's limit if it is a constant other than 0 or known to be
+//     positive (a negative limit is no limit in both; no SetLimit is -1).
 //
 // Where none fits, the group stays in place and becomes a task.Group:
 // errgroup.WithContext(ctx) becomes task.NewGroup(ctx, task.FirstError),
@@ -142,12 +140,13 @@
 // (children, which run before Wait returns, may spawn), or after the group
 // is made again, and no loop that waits and spawns again without making
 // it. SetLimit must come before the first Go, in the function that makes
-// the group; a negative constant becomes task.NoLimit, a limit that may be
-// negative is set only when positive, SetLimit(0) has no fix. errgroup's
-// Go blocks the spawner at the limit, task's queues the child: a limited
-// group whose Go runs in a loop over a channel or an iterator, a loop
-// without a counter, a callback or a child gets task.BlockAtLimit, which
-// blocks as errgroup does (a zero Group is then made by task.NewGroup).
+// the group, and stays as it is: a negative limit is no limit in both.
+// SetLimit(0), which blocks every Go of errgroup's, has no fix, and a
+// limit that is 0 when the code runs panics. errgroup's Go blocks the
+// spawner at the limit, task's queues the child: a limited group whose Go
+// runs in a loop over a channel or an iterator, a loop without a counter,
+// a callback or a child gets task.BlockAtLimit, which blocks as errgroup
+// does (a zero Group is then made by task.NewGroup).
 //
 // No fix is offered where the rewrite could change what the code does: a
 // group passed to a function of another package, to an exported function,

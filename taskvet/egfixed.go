@@ -591,7 +591,7 @@ type fix struct {
 	im    *importer
 	task  string // the name of the task package
 	ctx   string // the name of the context package, once needed
-	keep  string // with the if of matchCond, the variable that holds task.KeepGoing or 0
+	keep  string // with the if of matchCond, the variable that holds task.KeepGoing or the zero Option
 	edits []analysis.TextEdit
 }
 
@@ -627,7 +627,7 @@ func (f *fix) context() (string, bool) {
 // task.FirstError, so that the call returns errgroup's error (the first
 // failure as its function returned it, not a *task.CallError), with
 // task.KeepGoing and task.Settled when asked, as in
-// task.KeepGoing|task.FirstError. Do takes no options.
+// task.KeepGoing, task.FirstError. Do takes no options.
 func (f *fix) options(keepGoing, settled bool) string {
 	var opts []string
 	if keepGoing {
@@ -636,14 +636,15 @@ func (f *fix) options(keepGoing, settled bool) string {
 	if settled {
 		opts = append(opts, f.task+".Settled")
 	}
-	return strings.Join(append(opts, f.task+".FirstError"), "|")
+	return strings.Join(append(opts, f.task+".FirstError"), ", ")
 }
 
 // siteOptions returns the options of a fix of the site into Map, ForEach
 // (see options). A group made fail-fast only under a condition
-// (matchCond) gets a variable that holds task.KeepGoing, or 0 when the
-// condition holds: the rewrite is exact only if the fail-fast branch is
-// (keepGoing false), else ok is false.
+// (matchCond) gets a variable that holds task.KeepGoing, or the zero
+// Option, which changes nothing, when the condition holds: the rewrite is
+// exact only if the fail-fast branch is (keepGoing false), else ok is
+// false.
 func (s *site) siteOptions(f *fix, keepGoing, settled bool) (string, bool) {
 	if s.cond == nil {
 		return f.options(keepGoing, settled), true
@@ -652,7 +653,7 @@ func (s *site) siteOptions(f *fix, keepGoing, settled bool) (string, bool) {
 		return "", false
 	}
 	f.keep = "keepGoing"
-	return f.keep + "|" + f.options(false, settled), true
+	return f.keep + ", " + f.options(false, settled), true
 }
 
 // condWhat returns what, which says what a fail-fast fix changes, for a
@@ -727,13 +728,13 @@ func (s *site) report(f *fix, msg, fixMsg string) bool {
 // deleteCreate returns the edits that remove the group's declaration
 // (and no other variable of its var block). With the if of matchCond, they
 // turn the zero Group into the variable of siteOptions, task.KeepGoing,
-// and the WithContext under the condition into its 0, fail-fast.
+// and the WithContext under the condition into the zero Option, fail-fast.
 func (s *site) deleteCreate(f *fix) []analysis.TextEdit {
 	if s.cond != nil {
 		as := s.cond.Body.List[0]
 		return []analysis.TextEdit{
 			{Pos: s.create.Pos(), End: s.create.End(), NewText: []byte(f.keep + " := " + f.task + ".KeepGoing")},
-			{Pos: as.Pos(), End: as.End(), NewText: []byte(f.keep + " = 0 // fail-fast, as errgroup.WithContext")},
+			{Pos: as.Pos(), End: as.End(), NewText: []byte(f.keep + " = " + f.task + ".Option{} // fail-fast, as errgroup.WithContext")},
 		}
 	}
 	if ds, ok := s.create.(*ast.DeclStmt); ok {

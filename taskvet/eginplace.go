@@ -21,7 +21,6 @@ import (
 //	g, ctx := errgroup.WithContext(ctx)   ->  g, ctx := task.NewGroup(ctx, task.FirstError)
 //	var g errgroup.Group                  ->  var g task.Group
 //	g.Go(func() error { ... })            ->  g.Go(func(context.Context) error { ... })
-//	g.SetLimit(-1)                        ->  g.SetLimit(task.NoLimit)
 //
 // and the code around the group, its Wait included, stays as it is. A group
 // is followed through the variables, parameters and fields it is assigned
@@ -38,8 +37,9 @@ import (
 //   - task's Go queues a child at the limit where errgroup's blocks the
 //     spawner: a Go in a loop over an unbounded source (a channel, a
 //     condition, an iterator, a callback) gets task.BlockAtLimit;
-//     SetLimit(n < 1) panics (a negative constant becomes task.NoLimit, a
-//     variable limit is set only when positive, SetLimit(0) has no fix).
+//     SetLimit stays as it is (a negative limit is no limit in both), but
+//     SetLimit(0), which blocks every Go of errgroup's and panics in
+//     task's, has no fix.
 
 // A component is a set of variables, parameters and fields that hold the
 // same errgroup groups.

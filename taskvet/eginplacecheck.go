@@ -27,7 +27,6 @@ type check struct {
 	block     bool              // task.BlockAtLimit is needed
 	keepGoing map[*gcreate]bool // task.KeepGoing: nothing reads the derived context
 	startAll  map[*gcreate]bool // task.StartAll: fail-fast is not exact
-	limitEdit []analysis.TextEdit
 }
 
 func (x *check) info() *types.Info { return x.ip.pass.TypesInfo }
@@ -367,12 +366,11 @@ func (x *check) checkOrder() string {
 
 // checkLimits checks the SetLimit calls: in the function that makes the
 // group, after it is made and before any Go, not in a loop that does not
-// make it, with a limit that task takes (edits), and decides whether Go
-// must block at the limit (block).
+// make it, not a constant 0, and decides whether Go must block at the
+// limit (block). The calls stay as they are: a negative limit is no limit
+// in task as in errgroup.
 func (x *check) checkLimits() string {
 	info := x.info()
-	pkgTask := "task" // replaced when the fix is built
-	_ = pkgTask
 	for _, e := range x.c.events {
 		if e.method != "SetLimit" {
 			continue
@@ -402,30 +400,19 @@ func (x *check) checkLimits() string {
 			}
 			break
 		}
-		es, ok := e.cur.Parent().Node().(*ast.ExprStmt)
-		if !ok {
+		if _, ok := e.cur.Parent().Node().(*ast.ExprStmt); !ok {
 			return "limited in an expression"
 		}
-		arg := e.call.Args[0]
-		recv := types.ExprString(ast.Unparen(e.call.Fun).(*ast.SelectorExpr).X)
-		tv := info.Types[arg]
-		switch {
-		case tv.Value != nil:
+		// A negative limit is no limit in both; 0 blocks every Go of
+		// errgroup's and panics in task's SetLimit.
+		if tv := info.Types[e.call.Args[0]]; tv.Value != nil {
 			n, exact := constant.Int64Val(constant.ToInt(tv.Value))
 			switch {
 			case !exact || n == 0:
 				return "limited to 0 (SetLimit(0) blocks every Go; task panics)"
 			case n < 0:
-				x.limitEdit = append(x.limitEdit, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: []byte("\x00.NoLimit")})
 				continue
 			}
-		case positive(info, arg):
-		case isVarChain(info, arg):
-			x.limitEdit = append(x.limitEdit, analysis.TextEdit{Pos: es.Pos(), End: es.End(),
-				NewText: fmt.Appendf(nil, "if %s > 0 { // errgroup: no limit if negative\n%s.SetLimit(%s)\n}", types.ExprString(arg), recv, types.ExprString(arg))})
-		default:
-			x.limitEdit = append(x.limitEdit, analysis.TextEdit{Pos: es.Pos(), End: es.End(),
-				NewText: fmt.Appendf(nil, "if limit := %s; limit > 0 { // errgroup: no limit if negative\n%s.SetLimit(limit)\n}", types.ExprString(arg), recv)})
 		}
 		x.limited = true
 	}
@@ -773,7 +760,7 @@ func (x *check) fix() {
 			ctxPkg := name(pos, "context", "context")
 			replaced = append(replaced, st)
 			edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(),
-				NewText: fmt.Appendf(nil, "%s, _ := %s.NewGroup(%s.Background(), %s.KeepGoing|%s.FirstError|%s.BlockAtLimit)", cr.v.Name(), t, ctxPkg, t, t, t)})
+				NewText: fmt.Appendf(nil, "%s, _ := %s.NewGroup(%s.Background(), %s.KeepGoing, %s.FirstError, %s.BlockAtLimit)", cr.v.Name(), t, ctxPkg, t, t, t)})
 			continue
 		}
 		opts := []string{t + ".FirstError"}
@@ -792,7 +779,7 @@ func (x *check) fix() {
 		}
 		edits = append(edits,
 			analysis.TextEdit{Pos: cr.call.Fun.Pos(), End: cr.call.Fun.End(), NewText: []byte(t + ".NewGroup")},
-			analysis.TextEdit{Pos: cr.call.Rparen, End: cr.call.Rparen, NewText: []byte(", " + strings.Join(opts, "|"))})
+			analysis.TextEdit{Pos: cr.call.Rparen, End: cr.call.Rparen, NewText: []byte(", " + strings.Join(opts, ", "))})
 	}
 	inReplaced := func(n ast.Node) bool {
 		for _, r := range replaced {
@@ -836,11 +823,6 @@ func (x *check) fix() {
 		}
 		edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(),
 			NewText: fmt.Appendf(nil, "func(%s.Context) error { return %s() }", ctxPkg, types.ExprString(arg))})
-	}
-	for _, le := range x.limitEdit {
-		t := name(le.Pos, taskPath, "task")
-		le.NewText = []byte(strings.ReplaceAll(string(le.NewText), "\x00", t))
-		edits = append(edits, le)
 	}
 	if !ok {
 		return

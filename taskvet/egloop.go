@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -384,25 +385,25 @@ func pureExprs(info *types.Info, es []ast.Expr) bool {
 	return ok
 }
 
-// limitText returns the limit for task.ForEach or task.Map from the
-// argument of SetLimit: a constant as it is (a negative one, errgroup's "no
-// limit", becomes noLimit), a call known to return at least 1 as it is.
-// ok is false for SetLimit(0), which blocks every Go, and for a limit not
-// known to be positive: errgroup reads a negative one as no limit, the
-// task package panics.
-func (s *site) limitText(arg ast.Expr, noLimit string) (string, bool) {
+// limitText returns the limit for task.ForEach or task.Map, a call at pos,
+// from the argument of SetLimit: a constant as it is (a negative one is no
+// limit in both), or its value where its text cannot move to pos; a call
+// known to return at least 1 as it is. ok is false for SetLimit(0), which
+// blocks every Go where task panics, and for a limit not known to be other
+// than 0.
+func (s *site) limitText(arg ast.Expr, pos token.Pos) (string, bool) {
 	info := s.info()
 	if tv, ok := info.Types[arg]; ok && tv.Value != nil {
 		n, exact := constant.Int64Val(constant.ToInt(tv.Value))
 		switch {
 		case !exact || n == 0:
 			return "", false
-		case n < 0:
-			return noLimit, true
+		case !s.movable(arg, pos):
+			return strconv.FormatInt(n, 10), true
 		}
 		return s.src(arg), true
 	}
-	if positive(info, arg) {
+	if positive(info, arg) && s.movable(arg, pos) {
 		return s.src(arg), true
 	}
 	return "", false
@@ -529,10 +530,10 @@ func (s *site) forEach() bool {
 	if !ok {
 		return false
 	}
-	limit := f.task + ".NoLimit"
+	limit := "-1" // no limit, as errgroup without SetLimit
 	if s.setLimit != nil {
 		arg := s.setLimit.X.(*ast.CallExpr).Args[0]
-		if limit, ok = s.limitText(arg, limit); !ok || !s.movable(arg, s.waitCall.Pos()) {
+		if limit, ok = s.limitText(arg, s.waitCall.Pos()); !ok {
 			return false
 		}
 	}

@@ -26,7 +26,7 @@ import (
 //	}
 //	if err := g.Wait(); err != nil {
 //
-// becomes out, err := task.Map(ctx, xs, task.NoLimit, f).
+// becomes out, err := task.Map(ctx, xs, -1, f, task.FirstError).
 func (s *site) mapForm() bool {
 	info := s.info()
 	body := s.list[s.start:s.w]
@@ -134,10 +134,10 @@ func (s *site) mapForm() bool {
 	if !ok {
 		return false
 	}
-	limit := f.task + ".NoLimit"
+	limit := "-1" // no limit, as errgroup without SetLimit
 	if s.setLimit != nil {
 		arg := s.setLimit.X.(*ast.CallExpr).Args[0]
-		if limit, ok = s.limitText(arg, limit); !ok || !s.movable(arg, s.waitCall.Pos()) {
+		if limit, ok = s.limitText(arg, s.waitCall.Pos()); !ok {
 			return false
 		}
 	}

@@ -56,11 +56,14 @@ func TestGoldenCompiles(t *testing.T) {
 	}
 	// The group in place of x/build's internal/cloud: the error that
 	// leaves the function is errgroup's, which its callers compare with
-	// ==; a limited group over a channel blocks at the limit and ends.
+	// ==; a limited group over a channel blocks at the limit and ends; a
+	// KeepGoing group's context, read after the Wait, is canceled there,
+	// as errgroup's.
 	write(t, filepath.Join(dir, "errgroupinplace", "run_test.go"), `package errgroupinplace
 
 import (
 	"context"
+	"errors"
 	"testing"
 )
 
@@ -78,6 +81,9 @@ func TestInPlace(t *testing.T) {
 	if err := unboundedLimit(context.Background(), items); err != nil {
 		t.Errorf("unboundedLimit() = %v; want nil", err)
 	}
+	if err := ctxAfterWait(context.Background(), []Item{{ID: 1}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("ctxAfterWait() = %v; want context.Canceled: Wait cancels the group's context, as errgroup's", err)
+	}
 }
 `)
 	cmd = exec.Command("go", "test", "-race", "-run", "^TestInPlace$", "./errgroupinplace")
@@ -85,6 +91,33 @@ func TestInPlace(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the fixed code of errgroupinplace fails:\n%s", out)
+	}
+	// The loop forms run: no SetLimit, or a negative one, is the limit -1,
+	// no limit, and the option a condition sets may be the zero Option.
+	write(t, filepath.Join(dir, "errgroupfixloop", "run_test.go"), `package errgroupfixloop
+
+import (
+	"context"
+	"testing"
+)
+
+func TestLoop(t *testing.T) {
+	items := make([]Item, 100)
+	if err := negativeLimit(context.Background(), items); err != nil {
+		t.Errorf("negativeLimit() = %v; want nil", err)
+	}
+	for _, failFast := range []bool{false, true} {
+		if err := condDerived(context.Background(), items, failFast); err != nil {
+			t.Errorf("condDerived(failFast=%v) = %v; want nil", failFast, err)
+		}
+	}
+}
+`)
+	cmd = exec.Command("go", "test", "-run", "^TestLoop$", "./errgroupfixloop")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the fixed code of errgroupfixloop fails:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "errgroupfix")); err != nil {
 		return

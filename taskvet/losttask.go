@@ -29,18 +29,11 @@ func runLostTask(pass *analysis.Pass) (any, error) {
 	info := pass.TypesInfo
 	for cur := range in.Root().Preorder((*ast.CallExpr)(nil)) {
 		call := cur.Node().(*ast.CallExpr)
-		var what string
-		spawn := false
-		switch name := funcOf(info, call, taskPath); name {
-		case "Go":
-			what = "task.Go"
-		case "Spawn", "TrySpawn":
-			what, spawn = "task."+name, true
-		default:
-			if methodOf(info, call, taskPath) != "Source.Task" {
-				continue
-			}
-			what = "the Source's task"
+		name := funcOf(info, call, taskPath)
+		what := "task." + name
+		spawn := name == "Spawn" || name == "TrySpawn"
+		if name != "Go" && name != "Promise" && !spawn {
+			continue
 		}
 		if spawn {
 			// Scope waits for its children and reports their errors:
@@ -54,9 +47,12 @@ func runLostTask(pass *analysis.Pass) (any, error) {
 			}
 		}
 		lost := func(n ast.Node) {
-			if spawn {
+			switch {
+			case spawn:
 				pass.ReportRangef(n, "the value of the task from %s is never read: wait for the task, or spawn a function that returns struct{}", what)
-			} else {
+			case name == "Promise":
+				pass.ReportRangef(n, "the task of task.Promise is never waited for, so the value and error complete gives it are lost: wait for it (Wait, AwaitN, All), return it or store it")
+			default:
 				pass.ReportRangef(n, "%s is never waited for, so its error is lost and a panic in it crashes the program: wait for it (Wait, AwaitN, All), return it or store it", what)
 			}
 		}

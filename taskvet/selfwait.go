@@ -73,14 +73,46 @@ func waitsFor(info *types.Info, body ast.Node, v *types.Var) []ast.Node {
 		}
 		return false
 	}
-	ast.Inspect(body, func(n ast.Node) bool {
+	// doneOfV reports whether e is <-v.Done().
+	doneOfV := func(e ast.Expr) bool {
+		u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+		if !ok || u.Op != token.ARROW {
+			return false
+		}
+		call, ok := ast.Unparen(u.X).(*ast.CallExpr)
+		return ok && methodOf(info, call, taskPath) == "Task.Done" && isV(call.Fun.(*ast.SelectorExpr).X)
+	}
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false // runs when something calls it, maybe elsewhere
+		case *ast.SelectStmt:
+			// select { case <-t.Done(): ... default: } probes without
+			// blocking, and its case runs only once t is complete.
+			probe := false
+			for _, c := range n.Body.List {
+				probe = probe || c.(*ast.CommClause).Comm == nil
+			}
+			if !probe {
+				break
+			}
+			for _, c := range n.Body.List {
+				cc := c.(*ast.CommClause)
+				var recv ast.Expr
+				switch comm := cc.Comm.(type) {
+				case *ast.ExprStmt:
+					recv = comm.X
+				case *ast.AssignStmt:
+					recv = comm.Rhs[0]
+				}
+				if recv == nil || !doneOfV(recv) {
+					ast.Inspect(cc, visit)
+				}
+			}
+			return false
 		case *ast.UnaryExpr:
-			// <-t.Done()
-			if call, ok := ast.Unparen(n.X).(*ast.CallExpr); ok && n.Op == token.ARROW &&
-				methodOf(info, call, taskPath) == "Task.Done" && isV(call.Fun.(*ast.SelectorExpr).X) {
+			if doneOfV(n) {
 				waits = append(waits, n)
 			}
 		case *ast.CallExpr:
@@ -89,8 +121,7 @@ func waitsFor(info *types.Info, body ast.Node, v *types.Var) []ast.Node {
 				break
 			}
 			switch name, _, ok := awaited(info, n); {
-			case !ok, name == "Wait", name == "TryWait", name == "task.Map", name == "task.Scope",
-				name == "task.RunFirstOK", name == "task.Hedge":
+			case !ok, name == "Wait", name == "task.Map", name == "task.Scope", name == "task.Hedge":
 			default:
 				for _, a := range n.Args {
 					if inArg(a) {
@@ -101,6 +132,7 @@ func waitsFor(info *types.Info, body ast.Node, v *types.Var) []ast.Node {
 			}
 		}
 		return true
-	})
+	}
+	ast.Inspect(body, visit)
 	return waits
 }

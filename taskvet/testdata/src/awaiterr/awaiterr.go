@@ -16,16 +16,16 @@ func seq(yield func(int) bool)                       {}
 
 func dropped(ctx context.Context, t *task.Task[int], ts []*task.Task[int]) {
 	t.Wait(ctx)                                                                                // want `the error of Wait is dropped: check it, it holds every failure of the work waited for`
-	task.WhenAll(ctx, t)                                                                       // want `the error of task.WhenAll is dropped`
+	task.All(ctx, ts)                                                                          // want `the error of task.All is dropped`
 	task.Run2(ctx, load, name)                                                                 // want `the error of task.Run2 is dropped`
-	defer task.Await1(ctx, t)                                                                  // want `the error of task.Await1 is dropped`
+	defer task.Await2(ctx, t, t)                                                               // want `the error of task.Await2 is dropped`
 	v, _ := t.Wait(ctx)                                                                        // want `the error of Wait is dropped`
-	a, b, _ := task.Await2(ctx, t, t)                                                          // want `the error of task.Await2 is dropped`
+	a, b, c, _ := task.Await3(ctx, t, t, t)                                                    // want `the error of task.Await3 is dropped`
 	vs, _ := task.All(ctx, ts)                                                                 // want `the error of task.All is dropped`
 	ms, _ := task.Map(ctx, []int{1}, 2, double)                                                // want `the error of task.Map is dropped`
 	r, _ := task.Scope(ctx, func(context.Context, *task.Group) (int, error) { return 1, nil }) // want `the error of task.Scope is dropped`
-	w, i, _ := task.FirstOK(ctx, ts)                                                           // want `the error of task.FirstOK is dropped`
-	h, j, _ := task.Hedge(ctx, time.Millisecond, load, load)                                   // want `the error of task.Hedge is dropped`
+	w, i, _ := task.Hedge(ctx, 0, nil, load, load)                                             // want `the error of task.Hedge is dropped`
+	h, j, _ := task.Hedge(ctx, time.Millisecond, func(int) {}, load, load)                     // want `the error of task.Hedge is dropped`
 	var y, z, _ = task.Run2(ctx, load, load)                                                   // want `the error of task.Run2 is dropped`
 	for v := range task.MapSeq(ctx, seq, 2, double) {                                          // want `the errors of task.MapSeq are dropped: range over v, err and check err`
 		_ = v
@@ -33,7 +33,7 @@ func dropped(ctx context.Context, t *task.Task[int], ts []*task.Task[int]) {
 	for v, _ := range task.MapSeqUnordered(ctx, seq, 2, double) { // want `the errors of task.MapSeqUnordered are dropped`
 		_ = v
 	}
-	_, _, _, _, _, _, _, _, _, _, _, _ = v, a, b, vs, ms, r, w, i, h, j, y, z
+	_, _, _, _, _, _, _, _, _, _, _, _, _ = v, a, b, c, vs, ms, r, w, i, h, j, y, z
 }
 
 // Near misses.
@@ -56,10 +56,13 @@ func checked(ctx context.Context, t *task.Task[int], ts []*task.Task[int]) error
 	for i, t := range task.WhenEach(ctx, ts) { // no error to drop
 		_, _ = i, t
 	}
-	<-t.Done()              // not a wait with an error
-	_, _, ok := t.TryWait() // a probe: the error stays for the next wait
-	_ = ok
-	task.FromResult(1)           // not a wait
-	_, err = task.Await1(ctx, t) // assigned
+	<-t.Done() // not a wait with an error
+	select {
+	case <-t.Done(): // a probe
+	default:
+	}
+	p, complete := task.Promise[int]() // not a wait
+	complete(1, nil)
+	_, err = p.Wait(ctx) // assigned
 	return err
 }

@@ -48,9 +48,9 @@ func zero(items []string) error {
 	return nil
 }
 
-// Limits: a constant, a call known to be positive; a variable, which
-// errgroup reads as "no limit" when negative and ForEach rejects, makes a
-// Scope that sets the limit only when positive.
+// Limits: a constant, a call known to be positive; a variable, which may
+// be 0 (errgroup's Go then blocks forever, ForEach panics), makes a group
+// in place that keeps its SetLimit.
 func limits(ctx context.Context, items []Item, n int) error {
 	g, gctx := errgroup.WithContext(ctx) // want `task.ForEach`
 	g.SetLimit(8)
@@ -137,7 +137,7 @@ func indexUsed(ctx context.Context, ids []int) ([]int, error) {
 }
 
 // A map, a three-clause loop, statements around g.Go, a limit that may be
-// negative.
+// negative or 0, kept as it is.
 func other(ctx context.Context, m map[string]Item, n, limit int) error {
 	var mu sync.Mutex
 	seen := 0
@@ -338,6 +338,19 @@ func pipeline(ctx context.Context, items []Item) <-chan error {
 	}
 	go func() { errc <- g.Wait() }()
 	return errc
+}
+
+// A negative constant limit is no limit in both: it carries over.
+func negativeLimit(ctx context.Context, items []Item) error {
+	g, gctx := errgroup.WithContext(ctx) // want `task.ForEach`
+	g.SetLimit(-1)
+	for _, it := range items {
+		g.Go(func() error { return process(gctx, it) })
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return nil
 }
 
 // SetLimit(0) blocks every Go: not a limit to carry over.

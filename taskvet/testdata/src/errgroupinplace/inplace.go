@@ -130,11 +130,14 @@ func unboundedZero(seq iter.Seq[Item]) error {
 	return g.Wait()
 }
 
-// A negative constant limit is task.NoLimit.
+// A negative constant limit is no limit in both: it stays.
 func noLimit(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place: .*; a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); a Go after the Wait would panic \(there is none\)$`
 	g.SetLimit(-1)
 	for _, it := range items {
+		if it.ID < 0 {
+			continue
+		}
 		g.Go(func() error { return process(ctx, it) })
 	}
 	return g.Wait()
@@ -214,6 +217,20 @@ func ctxRead(ctx context.Context, items []Item) error {
 		_ = it
 	}
 	return g.Wait()
+}
+
+// Children that ignore the derived context, which only the code after the
+// Wait reads: KeepGoing, and Wait cancels the context, as errgroup's does.
+func ctxAfterWait(ctx context.Context, items []Item) error {
+	g, gctx := errgroup.WithContext(ctx) // want `task.Group in place.*every child runs, as with errgroup \(KeepGoing\)`
+	for _, it := range items {
+		g.Go(func() error { return work() })
+		_ = it
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return gctx.Err()
 }
 
 // A worker loop whose wait is followed by a return: no Go can follow it,

@@ -34,15 +34,20 @@ func unusedVar(ctx context.Context) {
 
 func overwritten(ctx context.Context) error {
 	t := task.Go(ctx, load) // want `task.Go is never waited for`
-	t = task.FromResult(2)
+	t, complete := task.Promise[int]()
+	complete(2, nil)
 	_, err := t.Wait(ctx)
 	return err
 }
 
-func source(ctx context.Context) {
-	s := task.NewSource[int]()
-	s.Task() // want `the Source's task is never waited for`
-	s.Complete(1, nil)
+func promise(ctx context.Context) {
+	task.Promise[int]()                 // want `the task of task.Promise is never waited for, so the value and error complete gives it are lost: wait for it \(Wait, AwaitN, All\), return it or store it`
+	_, complete := task.Promise[int]()  // want `the task of task.Promise is never waited for`
+	t, complete2 := task.Promise[int]() // want `the task of task.Promise is never waited for`
+	complete(1, nil)
+	complete2(1, nil)
+	t = nil
+	_ = t
 }
 
 func deferred(ctx context.Context) {
@@ -130,6 +135,12 @@ func children(ctx context.Context) {
 	})
 }
 
-func fromResult() {
-	task.FromResult(1)
+func promised(ctx context.Context) (*task.Task[int], func(int, error) bool) {
+	return task.Promise[int]()
+}
+
+func promiseWaited(ctx context.Context) (int, error) {
+	t, complete := task.Promise[int]()
+	go complete(load(ctx))
+	return t.Wait(ctx)
 }

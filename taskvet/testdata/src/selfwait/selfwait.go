@@ -22,9 +22,13 @@ func awaitsItself(ctx context.Context, other *task.Task[int]) {
 	var t *task.Task[int]
 	t = task.Go(ctx, func(ctx context.Context) (int, error) {
 		<-t.Done()                                 // want `the function of task t waits for t itself`
-		task.WhenAll(ctx, other, t)                // want `the function of task t waits for t itself`
+		task.Await3(ctx, other, other, t)          // want `the function of task t waits for t itself`
 		task.All(ctx, []*task.Task[int]{other, t}) // want `the function of task t waits for t itself`
-		a, b, err := task.Await2(ctx, other, t)    // want `the function of task t waits for t itself`
+		select {
+		case <-t.Done(): // want `the function of task t waits for t itself`
+		case <-ctx.Done():
+		}
+		a, b, err := task.Await2(ctx, other, t) // want `the function of task t waits for t itself`
 		return a + b, err
 	})
 	t.Wait(ctx)
@@ -55,8 +59,12 @@ func laterGoroutine(ctx context.Context) {
 	var t *task.Task[int]
 	t = task.Go(ctx, func(ctx context.Context) (int, error) {
 		go func() { t.Wait(ctx) }() // another goroutine: no deadlock
-		v, _, _ := t.TryWait()      // does not block
-		return v, nil
+		select {
+		case <-t.Done(): // a probe: does not block, and runs only once t is complete
+			return t.Wait(ctx)
+		default:
+		}
+		return 0, nil
 	})
 	t.Wait(ctx)
 }
