@@ -494,6 +494,92 @@ func TestBlockAtLimitStop(t *testing.T) {
 	})
 }
 
+// Slots that free at once each go to a spawner blocked at the limit.
+func TestBlockAtLimitSlotsFreeTogether(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, _ := NewGroup(context.Background(), BlockAtLimit)
+		g.SetLimit(2)
+		release := make(chan struct{})
+		for range 2 {
+			g.Go(func(context.Context) error { <-release; return nil })
+		}
+		var started atomic.Int32
+		hold := make(chan struct{})
+		for range 4 {
+			go g.Go(func(context.Context) error { started.Add(1); <-hold; return nil })
+		}
+		synctest.Wait()
+		close(release)
+		synctest.Wait()
+		if n := started.Load(); n != 2 {
+			t.Fatalf("%d blocked spawners started their child when 2 slots freed; want 2", n)
+		}
+		close(hold)
+		if err := g.Wait(); err != nil || started.Load() != 4 {
+			t.Fatalf("Wait = %v, %d started; want nil, 4", err, started.Load())
+		}
+	})
+}
+
+// A spawner blocked at the limit returns when the caller's ctx ends, its
+// child never started, as TryGo refuses then: without Grace, and with
+// Grace, whose stop takes no new work from the start of the grace period.
+// Go and Spawn alike; with KeepGoing (no Grace), which runs every child
+// whatever ctx does, it waits for its slot.
+func TestBlockAtLimitCallerCtx(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		opts  []Option
+		spawn bool
+		waits bool // the spawner waits for the slot, at 1h
+	}{
+		{"Go", nil, false, false},
+		{"Spawn", nil, true, false},
+		{"Go with Grace", []Option{Grace(time.Minute)}, false, false},
+		{"Spawn with Grace", []Option{Grace(time.Minute)}, true, false},
+		{"Go with KeepGoing", []Option{KeepGoing}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				start := time.Now()
+				g, _ := NewGroup(ctx, append(tc.opts, BlockAtLimit)...)
+				g.SetLimit(1)
+				g.Go(func(context.Context) error { time.Sleep(time.Hour); return nil }) // ignores ctx
+				var ran atomic.Bool
+				returned := make(chan time.Duration)
+				go func() {
+					if tc.spawn {
+						Spawn(g, func(context.Context) (int, error) { ran.Store(true); return 0, nil })
+					} else {
+						g.Go(func(context.Context) error { ran.Store(true); return nil })
+					}
+					returned <- time.Since(start)
+				}()
+				time.Sleep(time.Second)
+				cancel()
+				d := <-returned
+				if !tc.waits && g.TryGo(func(context.Context) error { return nil }) {
+					t.Fatalf("TryGo took a child after ctx ended")
+				}
+				err := g.Wait()
+				var ce *CallError
+				switch {
+				case tc.waits:
+					if d != time.Hour || err != nil || !ran.Load() {
+						t.Fatalf("spawner returned at %v, Wait = %v, ran %v; want 1h, nil, true", d, err, ran.Load())
+					}
+				case d != time.Second:
+					t.Fatalf("spawner returned at %v; want 1s, when ctx ended", d)
+				case ran.Load() || !errors.As(err, &ce) || ce.NotStarted != 1:
+					t.Fatalf("Wait = %v (child ran: %v); want 1 not started", err, ran.Load())
+				}
+			})
+		})
+	}
+}
+
 // TryGo and TrySpawn start nothing and say so once the group takes no
 // new child: after Stop, and after a failure that cancels it.
 func TestTryAfterStopOrFailure(t *testing.T) {

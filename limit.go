@@ -2,7 +2,6 @@ package task
 
 import (
 	"context"
-	"sync"
 
 	"github.com/tasktuple/task/internal/probe"
 )
@@ -20,9 +19,13 @@ import (
 // waiting children is their tasks: to stream a large input with bounded
 // memory, use [MapSeq], [TrySpawn] to decide what to do at the limit, or
 // the option [BlockAtLimit], with which Go and Spawn block the caller at
-// the limit, as errgroup's Go does, and nothing is queued.
+// the limit, as errgroup's Go does, and nothing is queued: a blocked
+// caller returns, its child never started, as soon as the group takes no
+// new child (a failure that cancels it, Stop, the end of the caller's ctx,
+// with or without Grace).
 //
-// A wait never needs a free slot: a wait (Wait, AwaitN, All) on a child still waiting for a slot starts that child at once,
+// A wait never needs a free slot: a wait (Wait, AwaitN, All) on a child
+// still waiting for a slot starts that child at once,
 // on a goroutine of its own, in the waiter's place: the waiter is blocked
 // until it returns. So children that spawn children and wait for them
 // cannot deadlock, however deep the tree. A child a waiting child starts
@@ -93,32 +96,58 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 }
 
 // blockForSlot is admit at the limit with BlockAtLimit: it blocks until a
-// slot is free and takes it, or until the group refuses children. The
-// caller holds mu; blockForSlot releases it.
+// slot is free and takes it, or until the group refuses children: a
+// failure, a stop, or the end of the caller's ctx, which it watches too
+// (unless the group runs every child whatever ctx does: KeepGoing without
+// Grace). The caller holds mu; blockForSlot releases it. It waits on a
+// channel, so that a spawner in a synctest bubble is durably blocked.
 func (g *Group) blockForSlot(mk func() child) bool {
 	if g.slotFree == nil {
-		g.slotFree = sync.NewCond(&g.mu)
+		g.slotFree = make(chan struct{}, 1)
+	}
+	done := g.parentDone
+	if g.c.runsEverything() {
+		done = nil
 	}
 	for g.running >= g.limit.Load() {
 		if g.refusal() != admitted {
 			break
 		}
 		g.blocked++
-		g.slotFree.Wait()
+		g.mu.Unlock()
+		select {
+		case <-g.slotFree:
+		case <-done:
+		case <-g.c.outer:
+		}
+		g.mu.Lock()
 		g.blocked--
 	}
 	if r := g.refusal(); r != admitted {
-		if g.blocked > 0 {
-			g.slotFree.Broadcast() // the others are refused too
-		}
+		g.wakeBlocked() // the others are refused too
 		g.mu.Unlock()
 		g.refuse(mk(), r)
 		g.leave()
 		return false
 	}
 	g.running++
+	if g.running < g.limit.Load() {
+		g.wakeBlocked() // more than one slot freed
+	}
 	g.mu.Unlock()
 	return true
+}
+
+// wakeBlocked wakes one spawner blocked at the limit, if any, to look
+// again; each woken passes the wake on while slots are free or the group
+// refuses children. The caller holds mu.
+func (g *Group) wakeBlocked() {
+	if g.blocked > 0 {
+		select {
+		case g.slotFree <- struct{}{}:
+		default: // a wake is pending already
+		}
+	}
 }
 
 // open reports whether a child may start at once, with no look at the
@@ -229,9 +258,7 @@ const (
 func (g *Group) cancelQueue() {
 	r := g.refusal()
 	g.mu.Lock()
-	if g.blocked > 0 {
-		g.slotFree.Broadcast() // BlockAtLimit: the spawners blocked at the limit see the refusal
-	}
+	g.wakeBlocked() // BlockAtLimit: the spawners blocked at the limit see the refusal
 	g.mu.Unlock()
 	for {
 		g.mu.Lock()
@@ -325,9 +352,7 @@ func (g *Group) runQueued(elsewhere bool) {
 func (g *Group) releaseSlot() {
 	g.mu.Lock()
 	g.running--
-	if g.blocked > 0 {
-		g.slotFree.Signal()
-	}
+	g.wakeBlocked()
 	g.mu.Unlock()
 }
 

@@ -118,7 +118,7 @@ type Group struct {
 	left       []int            // the children refused (never started), in the order they were
 	endedFuncs []endedCall      // the same, for the children of Group.Go
 	unqueued   map[*node]func() // with probes: ends the probes' record of a queued child
-	slotFree   *sync.Cond       // BlockAtLimit: signaled when a slot frees, or the group refuses children
+	slotFree   chan struct{}    // BlockAtLimit: a wake for a spawner blocked at the limit (see wakeBlocked)
 	blocked    int              // BlockAtLimit: spawners waiting on slotFree
 }
 
