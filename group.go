@@ -29,9 +29,10 @@ import (
 // [FirstError]: the first failure as its function returned it, errgroup's
 // error), a child's panic or Goexit is raised in Wait once every child has
 // returned, and the limit, [Group.Stop], [Grace] and [Stopping], names and
-// probes are as in a Scope. ctx is canceled when a child fails (unless
-// KeepGoing) and when Wait returns. [Settled] has no effect: Wait has no
-// values (the tasks of Spawn hold theirs).
+// probes are as in a Scope. ctx is a new context, derived from the
+// caller's, canceled when a child fails (unless KeepGoing) and when Wait
+// returns, as errgroup's, with KeepGoing too. [Settled] has no effect: Wait
+// has no values (the tasks of Spawn hold theirs).
 //
 // Until Wait is called, the group holds its context, and, with Grace, its
 // timer, as errgroup's WithContext does: call Wait. A child's panic in a
@@ -45,6 +46,10 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 	}
 	g := new(Group)
 	g.init(ctx, options("NewGroup", famGroup, opts), kindGroup)
+	if g.c.runsEverything() {
+		// KeepGoing: not the caller's ctx, which Wait could not cancel.
+		g.ctx = &g.c
+	}
 	return g, g.ctx
 }
 

@@ -84,8 +84,8 @@ func TestNewGroupFirstErrorAndKeepGoing(t *testing.T) {
 	if ran.Load() != 1 {
 		t.Fatalf("KeepGoing: the second child did not run")
 	}
-	if ctx != context.Background() {
-		t.Fatalf("KeepGoing: ctx is not the caller's")
+	if ctx.Err() == nil {
+		t.Fatalf("KeepGoing: ctx not canceled by Wait")
 	}
 }
 
@@ -622,5 +622,35 @@ func recordedFirst(g *Group) {
 			return
 		}
 		runtime.Gosched()
+	}
+}
+
+// NewGroup's ctx is derived from the caller's and canceled when Wait
+// returns, with KeepGoing too (as errgroup.WithContext's); with
+// KeepGoing, a failure does not cancel it.
+func TestNewGroupCtxCanceledByWait(t *testing.T) {
+	for _, opts := range [][]Option{nil, {KeepGoing}, {KeepGoing, FirstError}, {KeepGoing, Grace(time.Second)}} {
+		parent := context.Background()
+		g, ctx := NewGroup(parent, opts...)
+		if ctx == parent {
+			t.Fatalf("%v: NewGroup returned the caller's ctx", opts)
+		}
+		failed := make(chan struct{})
+		g.Go(func(context.Context) error { defer close(failed); return errors.New("boom") })
+		<-failed
+		if len(opts) > 0 && ctx.Err() != nil {
+			t.Fatalf("%v: a failure canceled ctx: %v", opts, ctx.Err())
+		}
+		if err := g.Wait(); err == nil {
+			t.Fatalf("%v: Wait = nil", opts)
+		}
+		select {
+		case <-ctx.Done():
+		default:
+			t.Fatalf("%v: ctx not done after Wait", opts)
+		}
+		if !errors.Is(ctx.Err(), context.Canceled) {
+			t.Fatalf("%v: ctx.Err() = %v after Wait; want Canceled", opts, ctx.Err())
+		}
 	}
 }

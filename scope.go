@@ -446,7 +446,7 @@ func (g *Group) settle() {
 	}
 	g.release()
 	g.done.Wait()
-	if !g.c.keepGoing() {
+	if !g.c.keepGoing() || g.ctx == context.Context(&g.c) {
 		g.c.fail(context.Canceled)
 	}
 }
