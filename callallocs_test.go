@@ -87,7 +87,7 @@ func TestCallAllocs(t *testing.T) {
 		{"Scope + 16 Spawn + All, limit 8", 28, spawnAll(8)},
 		{"NewGroup + 16 g.Go + Wait, no limit", 17, newGroupGo(-1)},
 		{"NewGroup + 16 g.Go + Wait, limit 8", 17, newGroupGo(8)},
-		{"NewGroup + 16 g.Go + Wait, KeepGoing", 17, newGroupGo(NoLimit, KeepGoing)}, // its ctx is the group's, made when looked at
+		{"NewGroup + 16 g.Go + Wait, KeepGoing", 17, newGroupGo(NoLimit, KeepGoing)},          // its ctx is the group's, made when looked at
 		{"NewGroup + 16 g.Go + Wait, limit 8, BlockAtLimit", 18, newGroupGo(8, BlockAtLimit)}, // the channel that wakes the blocked spawner
 		{"zero Group + 16 g.Go + Wait", 17, zeroGroupGo},
 		{"RunFirstOK of 3", 38, func() { Hedge(ctx, 0, nil, immediate[int], immediate[int], immediate[int]) }},
