@@ -654,3 +654,22 @@ func TestNewGroupCtxCanceledByWait(t *testing.T) {
 		}
 	}
 }
+
+// Without Grace, Stop cancels nothing, and Stopping is ctx.Done(): Stop
+// leaves it open (with Grace, Stop closes it: TestGroupStop).
+func TestStopWithoutGraceLeavesStoppingOpen(t *testing.T) {
+	g, _ := NewGroup(context.Background())
+	stopped := make(chan struct{})
+	saw := make(chan bool)
+	g.Go(func(ctx context.Context) error {
+		<-stopped
+		saw <- closedChan(Stopping(ctx))
+		return nil
+	})
+	g.Stop()
+	close(stopped)
+	if <-saw {
+		t.Fatalf("Stopping closed by Stop without Grace")
+	}
+	g.Wait()
+}

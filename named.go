@@ -65,8 +65,10 @@ func NamedFunc(name string, fn func(context.Context) error) func(context.Context
 // NamedBy names each call of fn by its input, with name(in), in place of
 // its position ("task: Map: user 42: ..." rather than "task: Map:
 // inputs[3]: ..."), for Map, MapSeq and MapSeqUnordered. name is called
-// only when the name is needed: when the call fails or panics, or, with
-// probes enabled (taskpprof, tasktrace, taskdump, spans), when it starts.
+// only when the name may be needed: when the call returns an error (a
+// failure, or a cancellation, which CallError.Canceled and Unfinished
+// name too) or panics, or, with probes enabled (taskpprof, tasktrace,
+// taskdump, spans), when it starts.
 //
 //	users, err := task.Map(ctx, ids, 8, task.NamedBy(func(id int) string { return "user " + strconv.Itoa(id) }, loadUser))
 func NamedBy[In, Out any](name func(In) string, fn func(context.Context, In) (Out, error)) func(context.Context, In) (Out, error) {

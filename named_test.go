@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -114,5 +116,41 @@ func TestNamedEverywhere(t *testing.T) {
 		if msg := catch(f); !strings.HasPrefix(msg, "task: Named") || !strings.HasSuffix(msg, " is nil") {
 			t.Errorf("nil argument: %q", msg)
 		}
+	}
+}
+
+// NamedBy's name is called for a call that returns an error, a
+// cancellation by fail-fast included (CallError.Canceled names it), as its
+// doc says; not for a call that succeeds.
+func TestNamedByCalledForCanceled(t *testing.T) {
+	var named []int
+	var mu sync.Mutex
+	name := func(in int) string {
+		mu.Lock()
+		named = append(named, in)
+		mu.Unlock()
+		return "in" + strconv.Itoa(in)
+	}
+	var begun sync.WaitGroup
+	begun.Add(3)
+	_, err := Map(context.Background(), []int{0, 1, 2}, NoLimit, NamedBy(name, func(ctx context.Context, in int) (int, error) {
+		begun.Done()
+		begun.Wait() // every call has started
+		switch in {
+		case 0:
+			return 0, errors.New("boom")
+		case 1:
+			<-ctx.Done()
+			return 0, ctx.Err()
+		}
+		return in, nil
+	}))
+	var ce *CallError
+	if !errors.As(err, &ce) || len(ce.Canceled) != 1 || ce.Canceled[0].Arg != "in1" {
+		t.Fatalf("Map = %#v; want input 1 canceled, under its name", err)
+	}
+	slices.Sort(named)
+	if !slices.Equal(named, []int{0, 1}) {
+		t.Fatalf("name called for %v; want [0 1]: the failure and the canceled", named)
 	}
 }

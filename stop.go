@@ -9,14 +9,15 @@ import (
 	"github.com/tasktuple/task/internal/probe"
 )
 
-// Stopping returns a channel that is closed when the call that gave ctx to
-// a function stops taking new work: when the caller's ctx of a call with
-// [Grace] is done, or its Scope's [Group.Stop] is called. The functions
-// running then have the grace period to finish before their context is
-// canceled; Stopping is the signal to finish quickly (stop accepting, flush,
-// return what is done). It is closed for the functions of calls nested in
-// such a function too. For a ctx that no call with Grace gave, it is
-// ctx.Done(): without a grace period, the stop and the cancellation are one.
+// Stopping returns a channel that is closed when the call with [Grace]
+// that gave ctx to a function stops taking new work: when its caller's ctx
+// is done, or its [Group.Stop] is called. The functions running then have
+// the grace period to finish before their context is canceled; Stopping
+// is the signal to finish quickly (stop accepting, flush, return what is
+// done). It is closed for the functions of calls nested in such a
+// function too. For a ctx that no call with Grace gave, it is ctx.Done():
+// without a grace period, the stop and the cancellation are one, and
+// Group.Stop, which cancels nothing, leaves it open.
 //
 // Stopping is not a cancellation: a function waits on both, as in
 //
