@@ -58,6 +58,9 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 // called (see release).
 func (g *Group) init(ctx context.Context, o optSet, kind callKind) {
 	g.done.Add(1)
+	if kind == kindGroup {
+		g.waitDone.Add(1)
+	}
 	g.c.initKind(ctx, o, nil, kind, nil)
 	g.ctx = g.c.ctx()
 	g.parentDone = g.c.parent.Done()
@@ -107,24 +110,11 @@ func (g *Group) Wait() error {
 	if g.c.kind != kindGroup {
 		panic("task: Group.Wait: g is a Scope's: Scope waits for its children")
 	}
-	g.waitOnce.Do(func() {
-		g.settle()
-		if g.succeeded() {
-			g.c.callEnd(nil)
-			return
-		}
-		f, err := g.collect()
-		g.c.callEnd(err)
-		if err != nil || f.panic != nil || f.exited {
-			g.final = &waited{f: f, err: err}
-			if f.panic != nil {
-				g.final.pe = f.panicError()
-			}
-		}
-		if w := g.orphan.Load(); w != nil {
-			w.observed.Store(true)
-		}
-	})
+	if g.waiting.CompareAndSwap(false, true) {
+		g.waitFirst()
+	} else {
+		g.waitDone.Wait() // a WaitGroup, not a mutex: durably blocking in a synctest bubble
+	}
 	w := g.final
 	if w == nil {
 		return nil // every child succeeded: nothing kept
@@ -134,6 +124,28 @@ func (g *Group) Wait() error {
 	}
 	w.f.raise()
 	return g.c.firstError(&w.f, w.err)
+}
+
+// waitFirst is the work of the first Wait: it settles the group and keeps
+// its outcome in final for every Wait, then lets the others return.
+func (g *Group) waitFirst() {
+	defer g.waitDone.Done()
+	g.settle()
+	if g.succeeded() {
+		g.c.callEnd(nil)
+		return
+	}
+	f, err := g.collect()
+	g.c.callEnd(err)
+	if err != nil || f.panic != nil || f.exited {
+		g.final = &waited{f: f, err: err}
+		if f.panic != nil {
+			g.final.pe = f.panicError()
+		}
+	}
+	if w := g.orphan.Load(); w != nil {
+		w.observed.Store(true)
+	}
 }
 
 // succeeded reports whether every child of a settled group succeeded, and
@@ -167,7 +179,8 @@ func (g *Group) watchPanic(o *outcome) {
 
 // groupWait is the state of a Group's Wait.
 type groupWait struct {
-	waitOnce sync.Once
+	waiting  atomic.Bool                 // the first Wait was called
+	waitDone sync.WaitGroup              // 1 until the first Wait has set final (see init)
 	final    *waited                     // set by the first Wait; nil if every child succeeded
 	orphan   atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
 }
