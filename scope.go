@@ -437,8 +437,7 @@ func (g *Group) settle() {
 	if g.spawned.Load() != g.returned.Load() {
 		// Children just spawned are usually in this P's run queue: let
 		// them run here before blocking, as RunN does, and before the
-		// release, so that their ends need not look at spawned (which
-		// costs children that return at once 3% at 16 of them). To
+		// release, so that their ends need not look at spawned. To
 		// another goroutine the yield is part of the call of Wait, which
 		// no goroutine can tell the start of without a race: a spawn
 		// until the release is waited for, as one before the call.
