@@ -230,3 +230,90 @@ func TestMapWithinNamed(t *testing.T) {
 		t.Fatalf("MapWithin = %v; want the failure under its input's name", err)
 	}
 }
+
+// A failure does not bring the budget's end into err: with KeepGoing, with
+// a failure after the budget's end, and with a failure during Grace, err
+// is the failure alone and left what the budget left, no position in both.
+func TestMapWithinFailureAndBudget(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tc := range []struct {
+		name string
+		opts []Option
+		fail func(ctx context.Context) // input 0 fails once it returns
+		left []int
+		// canceled: input 1, waiting on its ctx during Grace, returns the
+		// cancellation the failure sent: the call stopped it, not the budget.
+		canceled []int
+	}{
+		{"KeepGoing", []Option{KeepGoing}, func(context.Context) { time.Sleep(50 * time.Millisecond) }, []int{1, 3}, nil}, // input 2 takes its place
+		{"after the budget", nil, func(context.Context) { time.Sleep(300 * time.Millisecond) }, []int{1, 2, 3}, nil},
+		{"during Grace", []Option{Grace(time.Second)}, func(ctx context.Context) { <-Stopping(ctx); time.Sleep(10 * time.Millisecond) }, []int{2, 3}, []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				fn := func(ctx context.Context, in int) (int, error) {
+					switch in {
+					case 0:
+						tc.fail(ctx)
+						return 0, boom
+					case 1:
+						<-ctx.Done()
+						return 0, ctx.Err()
+					}
+					time.Sleep(time.Second) // ignores ctx, succeeds after the budget
+					return in, nil
+				}
+				_, left, err := MapWithin(context.Background(), 200*time.Millisecond, []int{0, 1, 2, 3}, 2, fn, tc.opts...)
+				var ce *CallError
+				if !errors.As(err, &ce) || err.Error() != "task: MapWithin: inputs[0]: boom" {
+					t.Fatalf("%s: err = %v; want the failure alone", tc.name, err)
+				}
+				if ce.Ctx != nil || ce.Unfinished != nil || ce.NotStarted != 0 || ce.NotStartedAt() != nil || !slices.Equal(indexes(ce.Canceled), tc.canceled) {
+					t.Fatalf("%s: err counts what the budget left: %#v", tc.name, ce)
+				}
+				if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrBudget) || errors.Is(err, ErrStopped) {
+					t.Fatalf("%s: err holds the budget's end: %v", tc.name, err)
+				}
+				if !slices.Equal(left, tc.left) {
+					t.Fatalf("%s: left = %v; want %v", tc.name, left, tc.left)
+				}
+			})
+		})
+	}
+}
+
+// A call that returns context.Canceled after the budget's end was stopped
+// by it, as one that returns its ctx's error, unless a failure canceled
+// the call first.
+func TestMapWithinCanceledAfterBudget(t *testing.T) {
+	boom := errors.New("boom")
+	synctest.Test(t, func(t *testing.T) {
+		fn := func(ctx context.Context, in int) (int, error) {
+			if in == 1 {
+				<-ctx.Done()
+				return 0, context.Canceled
+			}
+			return in, nil
+		}
+		out, left, err := MapWithin(context.Background(), 100*time.Millisecond, []int{0, 1, 2}, -1, fn)
+		if err != nil || !slices.Equal(left, []int{1}) || !slices.Equal(out, []int{0, 0, 2}) {
+			t.Fatalf("MapWithin = %v, %v, %v; want [0 0 2] [1] nil", out, left, err)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		fn := func(ctx context.Context, in int) (int, error) {
+			if in == 0 {
+				time.Sleep(50 * time.Millisecond)
+				return 0, boom
+			}
+			<-ctx.Done()                       // the failure's cancellation
+			time.Sleep(100 * time.Millisecond) // returns after the budget's end
+			return 0, context.Canceled
+		}
+		_, left, err := MapWithin(context.Background(), 100*time.Millisecond, []int{0, 1}, -1, fn)
+		var ce *CallError
+		if !errors.As(err, &ce) || len(ce.Canceled) != 1 || ce.Canceled[0].Index != 1 || left != nil {
+			t.Fatalf("MapWithin = %v, %#v; want input 1 canceled by the failure, nothing left", left, err)
+		}
+	})
+}

@@ -133,7 +133,7 @@ func TestNamedByCalledForCanceled(t *testing.T) {
 	}
 	var begun sync.WaitGroup
 	begun.Add(3)
-	_, err := Map(context.Background(), []int{0, 1, 2}, NoLimit, NamedBy(name, func(ctx context.Context, in int) (int, error) {
+	_, err := Map(context.Background(), []int{0, 1, 2}, -1, NamedBy(name, func(ctx context.Context, in int) (int, error) {
 		begun.Done()
 		begun.Wait() // every call has started
 		switch in {

@@ -200,7 +200,7 @@ func TestSynctestTaskWait(t *testing.T) {
 	// A promise: a task completed by a callback. (NewSource here; the
 	// v0.1.0 API calls it Promise.)
 	durably(t, "promise", func(t *testing.T) {
-		src := NewSource[int]()
+		src := newSource[int]()
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		collect := waiters(2, func() error { _, err := src.Task().Wait(context.Background()); return err })
@@ -289,7 +289,7 @@ func TestSynctestMap(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			out, left, err = MapWithin(context.Background(), time.Second, []int{1, 2}, NoLimit, func(ctx context.Context, i int) (int, error) {
+			out, left, err = MapWithin(context.Background(), time.Second, []int{1, 2}, -1, func(ctx context.Context, i int) (int, error) {
 				if i == 2 {
 					<-ctx.Done()
 					return 0, ctx.Err()
@@ -317,21 +317,21 @@ func TestSynctestRaces(t *testing.T) {
 		name string
 		call func(release chan struct{}) error
 	}{
-		{"RunFirstOK", func(r chan struct{}) error {
-			_, _, err := RunFirstOK(context.Background(), slow(r, 1), waits)
+		{"Hedge", func(r chan struct{}) error {
+			_, _, err := Hedge(context.Background(), 0, nil, slow(r, 1), waits)
 			return err
 		}},
 		{"Hedge", func(r chan struct{}) error {
-			_, _, err := Hedge(context.Background(), time.Second, slow(r, 1), waits)
+			_, _, err := Hedge(context.Background(), time.Second, nil, slow(r, 1), waits)
 			return err
 		}},
 		{"Quorum", func(r chan struct{}) error {
-			_, _, err := Quorum(context.Background(), 2, slow(r, 1), slow(r, 2), waits)
+			_, _, err := Quorum(context.Background(), 2, nil, slow(r, 1), slow(r, 2), waits)
 			return err
 		}},
 		{"Until", func(r chan struct{}) error {
 			enough := func(vals []int, _ []int) bool { return len(vals) == 2 }
-			_, _, _, err := Until(context.Background(), enough, slow(r, 1), slow(r, 2), waits)
+			_, _, _, err := Until(context.Background(), enough, nil, slow(r, 1), slow(r, 2), waits)
 			return err
 		}},
 	} {
