@@ -87,16 +87,16 @@ func TestCallAllocs(t *testing.T) {
 		{"Scope + 16 Spawn + All, limit 8", 28, spawnAll(8)},
 		{"NewGroup + 16 g.Go + Wait, no limit", 17, newGroupGo(-1)},
 		{"NewGroup + 16 g.Go + Wait, limit 8", 17, newGroupGo(8)},
-		{"NewGroup + 16 g.Go + Wait, KeepGoing", 17, newGroupGo(-1, KeepGoing)},          // its ctx is the group's, made when looked at
+		{"NewGroup + 16 g.Go + Wait, KeepGoing", 17, newGroupGo(-1, KeepGoing)},               // its ctx is the group's, made when looked at
 		{"NewGroup + 16 g.Go + Wait, limit 8, BlockAtLimit", 18, newGroupGo(8, BlockAtLimit)}, // the channel that wakes the blocked spawner
 		{"zero Group + 16 g.Go + Wait", 17, zeroGroupGo},
-		{"RunFirstOK of 3", 38, func() { Hedge(ctx, 0, nil, nil, immediate[int], immediate[int], immediate[int]) }},
+		{"Hedge of 3", 38, func() { Hedge(ctx, 0, nil, immediate[int], immediate[int], immediate[int]) }},
 		// RunFirstOK's, and the winners' positions and values, and the
 		// cleanup of the second winner's context.
-		{"Quorum 2 of 3", 42, func() { Quorum(ctx, 2, nil, nil, immediate[int], immediate[int], immediate[int]) }},
+		{"Quorum 2 of 3", 42, func() { Quorum(ctx, 2, nil, immediate[int], immediate[int], immediate[int]) }},
 		// Quorum's but the count of winners, with the successes' values
 		// and positions and what Until has seen of the returns.
-		{"Until 2 of 3", 43, func() { Until(ctx, two, nil, nil, immediate[int], immediate[int], immediate[int]) }},
+		{"Until 2 of 3", 43, func() { Until(ctx, two, nil, immediate[int], immediate[int], immediate[int]) }},
 		// Map's: the budget is in Map's allocation, and needs no timer (at one P,
 		// every input is taken in the workers' first turn).
 		{"MapWithin of 16, no limit", 18, func() { MapWithin(ctx, time.Hour, ins, -1, double) }},

@@ -235,21 +235,28 @@ func (r *racer[T]) settleRace(kept []int) ([]int, error) {
 			l.cancel(context.Canceled)
 		}
 	}
-	var releasePanic *PanicError
-	if r.release != nil {
-		for j := range r.fns {
-			if r.outs[j].state == succeeded && !slices.Contains(kept, j) {
-				if pe := r.releaseOne(j); pe != nil && releasePanic == nil {
-					releasePanic = pe
-				}
-			}
-		}
-	}
+	releasePanic := r.releaseRest(kept)
 	f.raise()
 	if releasePanic != nil {
 		panic(releasePanic)
 	}
 	return won, err
+}
+
+// releaseRest gives release the value of every success not in kept, and
+// returns the first panic of release, if any.
+func (r *racer[T]) releaseRest(kept []int) (first *PanicError) {
+	if r.release == nil {
+		return nil
+	}
+	for j := range r.fns {
+		if r.outs[j].state == succeeded && !slices.Contains(kept, j) {
+			if pe := r.releaseOne(j); pe != nil && first == nil {
+				first = pe
+			}
+		}
+	}
+	return first
 }
 
 // releaseOne calls release with the value of function j, and returns the

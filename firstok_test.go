@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -280,5 +281,47 @@ func TestHedgeFailures(t *testing.T) {
 	}
 	if msg := catch(func() { Hedge(context.Background(), 0, nil, immediate[int], nil) }); msg != "task: Hedge: fns[1] is nil" {
 		t.Errorf("nil function: %q", msg)
+	}
+}
+
+// TestReleasePanics: a panic in release does not stop the other releases;
+// once every value was released, the first panic reaches the caller as a
+// *PanicError naming the call, "release" and the position of the value. A
+// function's panic comes first.
+func TestReleasePanics(t *testing.T) {
+	won := func(context.Context) (int, error) { return 0, nil }
+	late := func(v int) func(context.Context) (int, error) {
+		return func(ctx context.Context) (int, error) { <-ctx.Done(); return v, nil }
+	}
+	yes := func([]int, []int) bool { return true }
+	for name, call := range map[string]func(func(int)){
+		"Hedge":  func(rel func(int)) { Hedge(context.Background(), 0, rel, won, late(1), late(2)) },
+		"Quorum": func(rel func(int)) { Quorum(context.Background(), 1, rel, won, late(1), late(2)) },
+		"Until":  func(rel func(int)) { Until(context.Background(), yes, rel, won, late(1), late(2)) },
+	} {
+		var released []int
+		r := recoverFrom(func() {
+			call(func(v int) { released = append(released, v); panic(v * 10) })
+		})
+		pe, ok := r.(*PanicError)
+		if !ok || pe.Value != 10 || pe.Call != name || pe.Arg != "release" || pe.Index != 1 {
+			t.Errorf("%s: recovered %#v; want a *PanicError of release, value 10", name, r)
+			continue
+		}
+		if !slices.Equal(released, []int{1, 2}) {
+			t.Errorf("%s: released %v; want [1 2]", name, released)
+		}
+		if msg := pe.Error(); !strings.HasPrefix(msg, "task: "+name+": release: panic: 10") {
+			t.Errorf("%s: message %q", name, msg)
+		}
+	}
+
+	var released []int
+	r := recoverFrom(func() {
+		Hedge(context.Background(), 0, func(v int) { released = append(released, v); panic("release") },
+			won, late(1), func(ctx context.Context) (int, error) { <-ctx.Done(); panic("loser") })
+	})
+	if pe, ok := r.(*PanicError); !ok || pe.Value != "loser" || pe.Arg != "fns[2]" || !slices.Equal(released, []int{1}) {
+		t.Errorf("a function's and release's panics: recovered %#v, released %v; want the function's, [1]", r, released)
 	}
 }

@@ -192,3 +192,78 @@ func TestUntilNamed(t *testing.T) {
 		t.Fatalf("Until = %v; want the failure under its name", err)
 	}
 }
+
+// TestUntilSlowEnough: the ends that come while enough runs are not taken
+// once it says true. Those functions are in left with the ones it canceled;
+// every success Until does not return goes to release, in argument order:
+// one that came while enough ran, and one that came after the cancellation.
+func TestUntilSlowEnough(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		second := make(chan struct{})
+		var released []int
+		calls := 0
+		enough := func(vals, at []int) bool {
+			calls++
+			close(second)   // fns[1] succeeds and fns[3] fails while enough runs
+			synctest.Wait() // both have returned; fns[2] waits for its ctx
+			return true
+		}
+		vals, at, left, err := Until(context.Background(), enough, func(v int) { released = append(released, v) },
+			func(context.Context) (int, error) { return 0, nil },
+			func(context.Context) (int, error) { <-second; return 1, nil },
+			func(ctx context.Context) (int, error) { <-ctx.Done(); return 2, nil }, // succeeds though canceled
+			func(context.Context) (int, error) { <-second; return 0, errors.New("down") },
+		)
+		if err != nil || calls != 1 || !slices.Equal(vals, []int{0}) || !slices.Equal(at, []int{0}) {
+			t.Fatalf("Until = %v, %v, %v, %v after %d calls of enough; want [0] [0] and no error after 1", vals, at, left, err, calls)
+		}
+		if !slices.Equal(left, []int{1, 2, 3}) {
+			t.Errorf("left = %v; want [1 2 3]: those running and those that ended while enough ran", left)
+		}
+		if !slices.Equal(released, []int{1, 2}) {
+			t.Errorf("released %v; want [1 2], every success not returned", released)
+		}
+	})
+}
+
+// TestUntilReleasesWhatItDoesNotReturn: the successes after the caller's
+// ctx is done, and every success when enough panics, go to release; the
+// successes Until returns do not.
+func TestUntilReleasesWhatItDoesNotReturn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var released []int
+		rel := func(v int) { released = append(released, v) }
+		ctx, cancel := context.WithCancel(context.Background())
+		vals, _, _, err := Until(ctx, func([]int, []int) bool { cancel(); return false }, rel,
+			func(context.Context) (int, error) { return 1, nil },
+			func(ctx context.Context) (int, error) { <-ctx.Done(); return 2, nil })
+		if !slices.Equal(vals, []int{1}) || err == nil || !slices.Equal(released, []int{2}) {
+			t.Errorf("ctx done: Until = %v, %v, released %v; want [1], an error, [2] released", vals, err, released)
+		}
+
+		released = nil
+		vals, _, _, err = Until(context.Background(), func([]int, []int) bool { return false }, rel,
+			func(context.Context) (int, error) { return 1, nil },
+			func(context.Context) (int, error) { return 2, nil })
+		if len(vals) != 2 || err != ErrNotEnough || released != nil {
+			t.Errorf("not enough: Until = %v, %v, released %v; want both values returned, none released", vals, err, released)
+		}
+
+		released = nil
+		r := recoverFrom(func() {
+			Until(context.Background(), func(vals, _ []int) bool {
+				if len(vals) == 2 {
+					panic("bad")
+				}
+				return false
+			}, rel,
+				func(context.Context) (int, error) { return 1, nil },
+				func(context.Context) (int, error) { return 2, nil },
+				func(ctx context.Context) (int, error) { <-ctx.Done(); return 3, nil })
+		})
+		slices.Sort(released)
+		if r != "bad" || !slices.Equal(released, []int{1, 2, 3}) {
+			t.Errorf("enough panicked: recovered %v, released %v; want bad, [1 2 3]", r, released)
+		}
+	})
+}
