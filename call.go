@@ -210,16 +210,11 @@ type starter interface{ goroutine(i int) }
 // startN starts function i for i in [0, n), each in a new goroutine.
 //
 // It is not generic on purpose, and neither is the function its goroutines
-// start at, which the runtime looks up by name when a goroutine starts and
-// again when it exits (runtime.isSystemGoroutine reads the whole name, to
-// tell the runtime's own goroutines). The name of a function instantiated
-// in a generic one spells out every type argument's shape, the fields of a
-// struct included: 356 bytes for the go statement of Run16 over int,
-// string, float64 and a two-field struct, read twice per goroutine, 15% of
-// Run16's CPU. Here the name is "task.(*group).startN.gowrap1", and
-// the closure of the go statement holds c and i: 24 bytes. Every goroutine
-// of the package that runs a function of a generic type starts here, at
-// startAt, or at another non-generic function.
+// start at: the runtime reads the name of that function when a goroutine
+// starts and exits, and the name of a function instantiated in a generic
+// one spells out the shape of every type argument. Every goroutine of the
+// package that runs a function of a generic type starts here, at startAt,
+// or at another non-generic function.
 func (c *call) startN(n int) {
 	for i := range n {
 		go c.run(i)

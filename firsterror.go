@@ -13,9 +13,8 @@ const firstShift = 5
 
 // maxFirst is the largest position that fits in the flags word. A failure
 // further on is not recorded; if no failure before it was, the call returns
-// the first failure in argument order instead (a slice of that many inputs
-// would hold tens of gigabytes of state; a stream of them, with no failure
-// in its first 134 million inputs, is the one case that differs).
+// the first failure in argument order instead (only a stream that long,
+// with no failure before, can tell the difference).
 const maxFirst = 1<<(32-firstShift) - 3
 
 // firstErrorSet reports the option FirstError.

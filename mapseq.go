@@ -491,11 +491,10 @@ func (s *stream[In, Out]) close() {
 // the loop body (for its result, or a channel it feeds) would deadlock; a
 // call's Goexit would end the consumer's goroutine, which must go on
 // pulling with KeepGoing; and the probes would see a call on the caller's
-// goroutine. Also rejected, measured: checking the cells again 100 times
-// before parking (no difference in six interleaved rounds on two shared
-// cores, and CPU spent for nothing when the other side is slow), and the
-// consumer yielding its P before it parks (4% more instructions an input
-// than parking at once).
+// goroutine. Also rejected: checking the cells again many times before
+// parking (CPU spent for nothing when the other side is slow), and the
+// consumer yielding its P before it parks (more work an input than
+// parking at once).
 type handoff struct {
 	c       *call
 	ordered bool
@@ -585,8 +584,8 @@ func (h *handoff) free() int {
 
 // handOver hands the input written in the slot free returned over to the
 // workers, and reports whether no worker is spinning: the caller must then
-// call wakeWorker. (Small enough to inline with the call left out: it runs
-// for every input.)
+// call wakeWorker, which is left out so that handOver stays small: it
+// runs for every input.
 func (h *handoff) handOver() (wake bool) {
 	h.next++
 	h.tail.Store(int64(h.next))
@@ -676,9 +675,7 @@ func (h *handoff) busy() {
 // It first yields its P once, still counted as spinning: the consumer,
 // which the last end published has usually just woken, then runs, hands a
 // window of inputs over without waking anyone, and parks, and this worker
-// goes on with them. With one P that is one switch a window fewer than
-// parking at once: 5% fewer instructions an input in order, 8% unordered,
-// at limit 8.
+// goes on with them: one switch a window fewer than parking at once.
 func (h *handoff) park() bool {
 	runtime.Gosched()
 	if h.claimed.Load() < h.tail.Load() {
@@ -716,9 +713,8 @@ func (h *handoff) publish(k, i int) {
 }
 
 // set stores v in the cell c, publishing an end, and wakes the consumer
-// if it waits for it. Small enough to inline in publish, itself out of
-// line, and in stream.call, which writes publish out: it runs for every
-// input.
+// if it waits for it. It is kept small: it runs for every input, in
+// publish and in stream.call, which writes publish out.
 func (h *handoff) set(c *atomic.Int64, v int64) {
 	c.Store(v)
 	if h.waitFor.Load() == v {
