@@ -12,10 +12,9 @@ import (
 )
 
 // A call runs the functions of one RunN, Do, Map, ForEach, MapSeq, Scope or
-// RunFirstOK call. Unless it keeps going, it is also the context those
+// racing call. Unless it keeps going, it is also the context those
 // functions get: a child of the caller's ctx that is canceled when the
-// first function fails (for RunFirstOK: succeeds), and when the call
-// returns.
+// first function fails (for Hedge: succeeds), and when the call returns.
 //
 // The child is made only when a function first looks at it (Done, Value, or
 // Err once canceled), so functions that never look cost no allocation for it.
@@ -63,7 +62,7 @@ func (c *call) blocks() bool    { return optSet(c.opts)&blockAtLimit != 0 }
 func (c *call) startsAll() bool { return optSet(c.opts)&startAll != 0 }
 
 // A site is where a function runs, for the probes, which alone ask for its
-// names: g is nil for a task of Go, i is -1 for the body of a Scope.
+// names: c is nil for a task of Go, i is -1 for the body of a Scope.
 type site struct {
 	c *call
 	i int

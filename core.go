@@ -106,7 +106,7 @@ func (c *core) waitForever() {
 
 // errZeroTask is the panic for waiting on a Task that was declared rather
 // than made: its WaitGroup was never set, so the wait cannot block.
-const errZeroTask = "task: wait on a Task that was not made by Go, FromResult, FromError or NewSource"
+const errZeroTask = "task: wait on a Task that was not made by Go, Promise or Spawn"
 
 // outcome reports how a completed task ended, for joining with others:
 // the error of a Named function carries its name again, for the report.

@@ -11,11 +11,8 @@ import (
 // that is canceled as soon as one fails, the error is a *[CallError] whose
 // failures name the functions ("task: Do: fns[1]: ..."), and panics and
 // Goexit are passed on. The last function runs on the caller's goroutine.
-// For an option ([KeepGoing], [Grace]), use [ForEach] over the functions:
-//
-//	err := task.ForEach(ctx, fns, task.NoLimit, func(ctx context.Context, f func(context.Context) error) error {
-//		return f(ctx)
-//	}, task.KeepGoing)
+// Do takes no options; for them ([KeepGoing], [Grace]), use a group made
+// by [NewGroup].
 //
 // With no functions Do returns nil. A nil ctx or function panics before
 // anything starts.

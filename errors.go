@@ -28,11 +28,11 @@ var ErrLost = errors.New("task: another function succeeded first")
 var ErrStopped = errors.New("task: the call stopped taking new work")
 
 // A CallError is the error of a call over several functions or tasks
-// (AwaitN, RunN, Do, WhenAll, All, AllSeq, Map, ForEach, MapSeq,
-// MapSeqUnordered, ForEachSeq, Scope, a Group's Wait, FirstOK, RunFirstOK,
-// RunFirstOKRelease, Hedge, HedgeRelease): what went wrong at each
-// position, and what the call's own cancellations stopped. Its message has one line per failure, each naming the call and
-// the argument:
+// (AwaitN, RunN, Do, All, Map, ForEach, MapWithin, MapSeq,
+// MapSeqUnordered, Scope, a Group's Wait, Hedge, Quorum, Until): what went
+// wrong at each position, and what the call's own cancellations stopped.
+// Its message has one line per failure, each naming the call and the
+// argument:
 //
 //	task: Run3: f2: recs: 500 internal error
 //	task: Run3: f3: stock: 503 unavailable
@@ -209,8 +209,8 @@ func detail(err error) string {
 // A PanicError is a panic recovered from a function, with the stack of the
 // goroutine that panicked, taken where it panicked.
 //
-// Wait and TryWait raise the task's own PanicError. A call over several
-// functions or tasks raises a copy of the PanicError of the first panicking
+// Wait raises the task's own PanicError. A call over several functions or
+// tasks raises a copy of the PanicError of the first panicking
 // position in argument order, with Call, Index and Arg saying where it was
 // and Others holding everything else that went wrong in the call, so that
 // the panic is raised as itself and nothing is lost.

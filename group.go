@@ -37,7 +37,7 @@ import (
 // Until Wait is called, the group holds its context, and, with Grace, its
 // timer, as errgroup's WithContext does: call Wait. A child's panic in a
 // group that is garbage collected without a Wait crashes the program, as
-// for a task of [Go] nobody waits for ([OrphanPanicError]).
+// for a task of [Go] nobody waits for.
 //
 // A nil ctx panics.
 func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {

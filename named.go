@@ -14,7 +14,7 @@ import (
 // than "task: Run3: f3: ...", and "task: Scope: fetch /a: ..." rather than
 // "task: Scope: children[7]: ...". It works wherever a function of this
 // shape is taken: RunN, the function [Go] (a task), Spawn, TrySpawn,
-// RunFirstOK, Hedge and their Release forms. [NamedFunc] names a function
+// Hedge, Quorum and Until. [NamedFunc] names a function
 // that returns only an error (Group.Go and TryGo, Do), and [NamedBy] and
 // [NamedByFunc] name each call of Map, ForEach and the streams by its
 // input. Every name goes to errors, panics, logs, pprof labels, traces,
@@ -84,7 +84,7 @@ func NamedBy[In, Out any](name func(In) string, fn func(context.Context, In) (Ou
 }
 
 // NamedByFunc is [NamedBy] for a function that returns only an error, for
-// ForEach and ForEachSeq.
+// ForEach.
 func NamedByFunc[In any](name func(In) string, fn func(context.Context, In) error) func(context.Context, In) error {
 	if name == nil {
 		nilArg("NamedByFunc", "name")

@@ -9,7 +9,7 @@ import (
 
 // A report folds the outcomes of a call into its error, in argument order
 // whatever order they are added in, and ranks its panics: the one place
-// that does, for RunN, Map, MapSeq, Scope, RunFirstOK and the awaits.
+// that does, for RunN, Map, MapSeq, Scope, the racing calls and the awaits.
 type report struct {
 	e      CallError
 	arg    string         // how arguments are named: "f", "t" (1-based) or a slice ("tasks")

@@ -9,7 +9,7 @@ import (
 // This file decides, for every kind of call, what the end of a function
 // means: whether an error is a failure or a stop (classify), and what a
 // failure or a success triggers (call.trigger for RunN, Map, Scope and
-// MapSeq; race.trigger for RunFirstOK and Hedge). How a function ended is
+// MapSeq; race.trigger for Hedge). How a function ended is
 // recorded by invoke (outcome.go); how outcomes become the call's error, by
 // a report (report.go).
 
@@ -95,7 +95,7 @@ func (c *call) failAt(i int, o *outcome) {
 	c.fail(r.at(i, o.err))
 }
 
-// trigger is the rule of RunFirstOK and Hedge, in the goroutine of the
+// trigger is the rule of Hedge, in the goroutine of the
 // function that ended: the first success wins and cancels the others, with
 // [ErrLost] as the cause; a success after the win triggers nothing. When
 // every function has failed, nothing is left to cancel. Quorum and Until

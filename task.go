@@ -8,12 +8,12 @@ import (
 
 // A Task is a value of type T and an error that become available once,
 // when the work that produces them ends. Tasks are made by [Go],
-// [FromResult], [FromError] and [NewSource]; the zero Task is not usable,
+// [Promise] and [Spawn]; the zero Task is not usable,
 // and a Task must not be copied.
 //
 // Any number of goroutines may wait for a Task, any number of times; all of
 // them see the same value and error. The completion of a task synchronizes
-// before the return of every Wait, TryWait or await that observes it.
+// before the return of every Wait or await that observes it.
 type Task[T any] struct {
 	core
 	val T // written once, before state leaves pending

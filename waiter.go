@@ -8,17 +8,17 @@ import (
 
 // A link registers one waiting call with one pending task. When the task
 // completes it sends the link's position on ch without blocking, and drops
-// the link. One channel can serve many links: WhenAny and WhenEach register
+// the link. One channel can serve many links: WhenEach registers
 // one link per task, all sharing a channel; a call that waits for tasks one
-// after another (AwaitN, All, WhenAll) reuses a single link.
+// after another (AwaitN, All) reuses a single link.
 //
 // Links replace a channel per task: a call over N pending tasks makes O(1)
 // allocations for waiting, not O(N), and no goroutine, whatever N is.
 //
 // The links of a task form a ring, doubly linked, in the order they were
 // registered; core.links points at the first. So register appends, wake
-// sends in registration order (WhenAny over copies of one task reports the
-// first copy, WhenEach yields the copies in order), and unregister takes a
+// sends in registration order (WhenEach yields copies of one task in
+// order), and unregister takes a
 // link out in O(1) however many links the task has: a call over N tasks
 // does O(N) work even when tasks repeats one task N times.
 //
