@@ -1,6 +1,6 @@
 // Package taskotel traces the calls of github.com/tasktuple/task with
-// OpenTelemetry: a span per call (RunN, Map, MapSeq, Scope, Go, RunFirstOK,
-// Hedge, the slow path of AwaitN, ...) and a span per function it runs.
+// OpenTelemetry: a span per call (RunN, Map, MapSeq, Scope, Go, Hedge,
+// the slow path of AwaitN, ...) and a span per function it runs.
 //
 //	taskotel.Install() // the global tracer provider
 //	...
@@ -41,7 +41,7 @@
 //     an error, but an event "canceled because another function failed",
 //     with the cause's message in task.cause, and its Arg and Index in
 //     task.cause.arg and task.cause.index; the same for the losers of
-//     RunFirstOK, Hedge, Quorum and Until ("canceled because another
+//     Hedge, Quorum and Until ("canceled because another
 //     function succeeded"), for the calls of MapWithin still running when
 //     its budget ends, which return its deadline's error or its cause
 //     ("canceled at the end of the budget"), and for a cancellation of the
@@ -479,8 +479,8 @@ func (f *function) budgetEnded(err error) bool {
 
 // canceled records a cancellation that the call caused, and reports
 // whether it did: because another function failed (the cause is a
-// *task.PositionError), because another function succeeded (RunFirstOK,
-// Hedge: task.ErrLost), or for another reason of the call's (MapSeq when
+// *task.PositionError), because another function succeeded (Hedge,
+// Quorum, Until: task.ErrLost), or for another reason of the call's (MapSeq when
 // the loop over it breaks out). A cancellation that the caller's ctx
 // caused is an error, as it is the call's.
 func (f *function) canceled() bool {
@@ -513,7 +513,7 @@ func (f *function) canceled() bool {
 }
 
 // index is the position of a function from its name in the call: "f2" is
-// 1 (RunN), "inputs[3]" is 3 (Map, MapSeq, RunFirstOK, Scope's children),
+// 1 (RunN), "inputs[3]" is 3 (Map, MapSeq, Hedge, Scope's children),
 // "body" is -1 (Scope). The function of Go has none.
 func index(arg string) (int, bool) {
 	if arg == "body" {

@@ -443,17 +443,17 @@ func TestCanceledOnItsOwn(t *testing.T) {
 	}
 }
 
-func TestRunFirstOKLosers(t *testing.T) {
+func TestHedgeLosers(t *testing.T) {
 	r, ctx := record(t)
 	v, i, err := task.Hedge(ctx, 0, nil, waitCanceled, value(7))
 	if v != 7 || i != 1 || err != nil {
-		t.Fatalf("RunFirstOK: %v %v %v", v, i, err)
+		t.Fatalf("Hedge: %v %v %v", v, i, err)
 	}
 	spans := r.spans()
-	call := get(t, spans, "task.RunFirstOK")
-	loser := get(t, spans, "task.RunFirstOK fns[0]")
+	call := get(t, spans, "task.Hedge")
+	loser := get(t, spans, "task.Hedge fns[0]")
 	childOf(t, loser, call)
-	childOf(t, get(t, spans, "task.RunFirstOK fns[1]"), call)
+	childOf(t, get(t, spans, "task.Hedge fns[1]"), call)
 	checkStatus(t, loser, codes.Unset, "")
 	checkAttrs(t, loser, "task.index", "0")
 	if len(loser.Events()) != 1 || loser.Events()[0].Name != "canceled because another function succeeded" {
