@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/perf/benchmath"
 )
 
 // config is the command line.
@@ -71,6 +73,20 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	case !(cfg.alpha > 0 && cfg.alpha <= 1):
 		return config{}, fmt.Errorf("-alpha %v: need a p-value in (0, 1]", cfg.alpha)
 	}
+	// A setting whose rounds cannot reach a p-value below alpha could never
+	// find a benchmark slower: the guard would pass whatever it measured.
+	for _, f := range []struct {
+		name   string
+		rounds int
+	}{{"-rounds", cfg.rounds}, {"-confirm", cfg.confirm}} {
+		if f.rounds == 0 {
+			continue // -confirm 0: no second run
+		}
+		if p := minP(f.rounds); p >= cfg.alpha {
+			return config{}, fmt.Errorf("%s %d: the U test of %d rounds a side cannot give a p-value below %.3g (its smallest is %.3g), so nothing could be found slower: need at least %d with -alpha %v",
+				f.name, f.rounds, f.rounds, p, p, minRounds(cfg.alpha), cfg.alpha)
+		}
+	}
 	if _, err := runTimeout(cfg.benchtime); err != nil {
 		return config{}, err
 	}
@@ -94,4 +110,25 @@ func runTimeout(benchtime string) (time.Duration, error) {
 		return 0, fmt.Errorf("-benchtime %q: want a duration (100ms) or a count of iterations (1000x)", benchtime)
 	}
 	return time.Minute + 100*d, nil
+}
+
+// minP is the smallest p-value that benchmath's U test can give with n
+// rounds a side: that of two samples wholly apart.
+func minP(n int) float64 {
+	th := &benchmath.Thresholds{CompareAlpha: 1}
+	a, b := make([]float64, n), make([]float64, n)
+	for i := range n {
+		a[i], b[i] = float64(i), float64(n+i)
+	}
+	return benchmath.AssumeNothing.Compare(benchmath.NewSample(a, th), benchmath.NewSample(b, th)).P
+}
+
+// minRounds is the fewest rounds a side whose smallest p-value is below
+// alpha.
+func minRounds(alpha float64) int {
+	n := 1
+	for minP(n) >= alpha && n < 1000 {
+		n++
+	}
+	return n
 }
