@@ -673,3 +673,29 @@ func TestStopWithoutGraceLeavesStoppingOpen(t *testing.T) {
 	}
 	g.Wait()
 }
+
+// A spawner blocked at the limit of a group nested in a call with Grace
+// returns when that call stops taking new work: the stop is its too.
+func TestBlockAtLimitOuterStop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		returned := make(chan time.Duration, 1)
+		start := time.Now()
+		outer, _ := NewGroup(ctx, Grace(time.Hour))
+		outer.Go(func(ctx context.Context) error {
+			g, _ := NewGroup(ctx, BlockAtLimit)
+			g.SetLimit(1)
+			g.Go(func(context.Context) error { time.Sleep(time.Minute); return nil }) // ignores ctx
+			g.Go(func(context.Context) error { t.Error("started after the outer stop"); return nil })
+			returned <- time.Since(start)
+			return g.Wait()
+		})
+		time.Sleep(time.Second)
+		cancel() // the outer stop: the grace period begins
+		if d := <-returned; d != time.Second {
+			t.Fatalf("the blocked spawner returned at %v; want 1s, at the outer stop", d)
+		}
+		outer.Wait()
+	})
+}
