@@ -18,9 +18,10 @@ type Option struct {
 }
 
 var (
-	// KeepGoing: a failure does not cancel the other functions; each
-	// function gets the caller's ctx itself (with [Grace], a context that
-	// outlives it for the grace period), and every error is reported.
+	// KeepGoing: a failure does not cancel the other functions, and every
+	// error is reported. Each function gets the caller's ctx itself (with
+	// [Grace], a context that outlives it for the grace period); a group's
+	// children, a context that Wait also cancels.
 	KeepGoing = Option{keepGoing}
 
 	// Settled: the call returns every value that was produced along with
@@ -49,8 +50,8 @@ var (
 	// bounded memory. A child that calls Go or Spawn at the limit then
 	// blocks while it holds its slot, and a tree of such children can
 	// deadlock, as with errgroup. A caller blocked when the group stops
-	// taking children (a failure that cancels it, a stop) returns, its
-	// child never started. TryGo and TrySpawn are unchanged.
+	// taking children (a failure that cancels it, [Group.Stop], the end of
+	// the caller's ctx) returns, its child never started. TryGo and TrySpawn are unchanged.
 	BlockAtLimit = Option{blockAtLimit}
 
 	// StartAll: a failure cancels the group's context, as without
