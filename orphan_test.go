@@ -51,3 +51,21 @@ func TestObservedPanicDoesNotCrash(t *testing.T) {
 		t.Fatalf("subprocess err = %v, output:\n%s", err, out)
 	}
 }
+
+// TestOrphanPanicValue: the crash of a panic nobody waited for panics with
+// a copy of the task's *PanicError that says so.
+func TestOrphanPanicValue(t *testing.T) {
+	tk := Go(context.Background(), func(context.Context) (int, error) { panic("orphaned") })
+	<-tk.Done()
+	own := tk.err.(*PanicError)
+	w := &orphanWatch{pe: own, call: "Go"}
+	pe, ok := recoverFrom(func() { crashIfUnobserved(w) }).(*PanicError)
+	if !ok || pe.Value != "orphaned" || string(pe.Stack) != string(own.Stack) ||
+		!strings.HasPrefix(pe.Error(), "task: Go: never waited for: panic: orphaned\n") {
+		t.Fatalf("crash value %#v; want the task's *PanicError, never waited for", pe)
+	}
+	if strings.Contains(own.Error(), "never waited for") {
+		t.Errorf("the task's PanicError changed: %s", own.Error())
+	}
+	tk.observe() // this test looked at the panic: no crash later
+}
