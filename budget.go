@@ -24,22 +24,24 @@ var ErrBudget = errors.New("task: the budget ended")
 // of every input whose call succeeded, before or after the budget's end,
 // and zero elsewhere; left, in ascending order, the positions of the
 // inputs the budget's end left without a result: their calls returned a
-// cancellation after it, or never started; and err, Map's error for the
+// cancellation after it (an error holding context.Canceled, their ctx's
+// error or ErrBudget), or never started; and err, Map's error for the
 // failures of the calls ("task: MapWithin: inputs[3]: ..."), nil if none
-// failed, which does not count what the budget left. Only if the caller's
-// ctx ends the call before the budget does, as it would end Map, is err a
-// *[CallError] with Ctx set (and left nil). To make the budget's end a
-// failure, test len(left) > 0, or pass Map a ctx with a deadline instead:
-// its end fails the call.
+// failed. err never counts what the budget left: no position is in both,
+// and errors.Is(err, context.DeadlineExceeded) holds only if the caller's
+// ctx ended. Only if the caller's ctx ends the call before the budget
+// does, as it would end Map, is err a *[CallError] with Ctx set (and left
+// nil). To make the budget's end a failure, test len(left) > 0, or pass
+// Map a ctx with a deadline instead: its end fails the call.
 //
-// A failure before the budget's end cancels the other calls as in Map
-// (not with [KeepGoing]); the inputs it left are listed by err, not by
-// left. With KeepGoing too, no input starts after the budget's end.
+// A failure cancels the other calls as in Map (not with [KeepGoing]), in
+// the grace period too: the calls it canceled are in err's Canceled, the
+// inputs it left never started in err's NotStarted, not in left. With
+// KeepGoing too, no input starts after the budget's end.
 // Panics and Goexit are raised as by Map. The budget follows the clock (in
 // [testing/synctest], the bubble's); a budget that is not positive is
 // already over when the call begins. MapWithin takes Map's options;
-// [Settled] is implied. A nil ctx or fn, or a limit less than 1, panics at
-// once.
+// [Settled] is implied. A nil ctx or fn, or a limit of 0, panics at once.
 func MapWithin[In, Out any](ctx context.Context, budget time.Duration, inputs []In, limit int, fn func(context.Context, In) (Out, error), opts ...Option) (out []Out, left []int, err error) {
 	if ctx == nil {
 		nilArg("MapWithin", "ctx")
@@ -57,11 +59,12 @@ func MapWithin[In, Out any](ctx context.Context, budget time.Duration, inputs []
 // stores in left the positions the budget left without a result
 // (unfinished, or not started because of the budget), and returns err
 // without them and without the budget's end: the failures of the calls
-// alone, with what a failure left not started, or nil if none failed. The
-// report f, which a panic raised carries, is changed to match.
+// alone, with what a failure left not started, or nil if none failed.
 func (c *call) budgetLeft(f *report, err error, left *[]int) error {
 	ce, ok := err.(*CallError)
-	if !ok || ce.Ctx == nil || context.Cause(c.parent) != ErrBudget {
+	if !ok || ce.Ctx == nil || context.Cause(c.parent) != ErrBudget || f.panic != nil || f.exited {
+		// A panic or Goexit raised returns no left: the panic holds what
+		// the budget left, as Map's holds what a stop left.
 		return err
 	}
 	for _, u := range ce.Unfinished {

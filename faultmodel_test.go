@@ -1324,7 +1324,7 @@ func (st simState) pairs(e *expectation) {
 // failed, the call returns no error for them.
 func (e expectation) withinBudget() expectation {
 	e.budget = true
-	if !e.ctxErr {
+	if !e.ctxErr || e.panics || e.exits {
 		return e
 	}
 	// The budget's stops go to left; the error keeps the failures and
