@@ -272,8 +272,7 @@ func (r *racer[T]) releaseOne(j int) (pe *PanicError) {
 		return nil
 	}
 	pe = o.err.(*PanicError)
-	rep := r.emptyReport()
-	pe.Call, pe.Index, pe.Arg = rep.e.Call, j, "release"
+	pe.Call, pe.Index, pe.Arg = kindNames[r.kind].call, j, "release"
 	return pe
 }
 

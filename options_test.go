@@ -2,7 +2,6 @@ package task
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"math"
 	"os"
@@ -165,7 +164,7 @@ func TestOptionPairs(t *testing.T) {
 		}
 		for opt, o := range allOptions {
 			ctx := t.Context()
-			got := panicOf(func() { run(ctx, o) })
+			got := catch(func() { run(ctx, o) })
 			if slices.Contains(uses, opt) {
 				if got != "" {
 					t.Errorf("%s with %s panics %q; want it accepted", call, opt, got)
@@ -176,7 +175,7 @@ func TestOptionPairs(t *testing.T) {
 				t.Errorf("%s with %s panics %q; want %q", call, opt, got, want)
 			}
 		}
-		if got := panicOf(func() { run(t.Context(), Option{}) }); got != "" {
+		if got := catch(func() { run(t.Context(), Option{}) }); got != "" {
 			t.Errorf("%s with the zero Option panics %q; want it accepted", call, got)
 		}
 	}
@@ -187,13 +186,13 @@ func TestOptionPairs(t *testing.T) {
 func TestOptionBeforeStart(t *testing.T) {
 	called := false
 	fn := func(context.Context, int) (int, error) { called = true; return 0, nil }
-	msg := panicOf(func() { Map(t.Context(), []int{1}, 1, fn, KeepGoing, BlockAtLimit) })
+	msg := catch(func() { Map(t.Context(), []int{1}, 1, fn, KeepGoing, BlockAtLimit) })
 	if msg != "task: Map: BlockAtLimit does not apply to Map" || called {
 		t.Errorf("Map with BlockAtLimit panics %q, called %v; want a panic before any call", msg, called)
 	}
 	// A stream checks its options when it is made, not when it is ranged
 	// over.
-	msg = panicOf(func() { MapSeq(t.Context(), slices.Values([]int{1}), 1, fn, Settled) })
+	msg = catch(func() { MapSeq(t.Context(), slices.Values([]int{1}), 1, fn, Settled) })
 	if msg != "task: MapSeq: Settled does not apply to MapSeq" || called {
 		t.Errorf("MapSeq with Settled panics %q, called %v; want a panic before the range", msg, called)
 	}
@@ -210,7 +209,7 @@ func TestStartAllKeepGoing(t *testing.T) {
 			},
 		} {
 			want := "task: " + call + ": StartAll does not apply with KeepGoing, which starts every child"
-			if got := panicOf(run); got != want {
+			if got := catch(run); got != want {
 				t.Errorf("%s(%v) panics %q; want %q", call, opts, got, want)
 			}
 		}
@@ -268,19 +267,8 @@ func TestLimitPanics(t *testing.T) {
 		{func() { MapSeqUnordered(ctx, slices.Values([]int{1}), 0, retInt) }, "task: MapSeqUnordered: limit is 0"},
 		{func() { g, _ := NewGroup(ctx); g.SetLimit(0) }, "task: SetLimit: n is 0"},
 	} {
-		if got := panicOf(tc.f); !strings.HasPrefix(got, tc.want) {
+		if got := catch(tc.f); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("panic %q; want %q", got, tc.want)
 		}
 	}
-}
-
-// panicOf returns what f panics with, as a string, or "" if it returns.
-func panicOf(f func()) (msg string) {
-	defer func() {
-		if r := recover(); r != nil {
-			msg = fmt.Sprint(r)
-		}
-	}()
-	f()
-	return ""
 }
