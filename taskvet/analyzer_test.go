@@ -47,3 +47,7 @@ func TestErrgroupAllowList(t *testing.T) {
 func TestErrgroupFixName(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfixname")
 }
+
+func TestErrgroupShapes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupshapes")
+}

@@ -77,14 +77,16 @@
 // task package that does the same:
 //
 //   - a fixed fan-out (g.Go calls in a row, then the wait) whose functions
-//     assign results to variables declared before it: task.RunN, with
+//     all assign results to variables declared before it: task.RunN, with
 //     typed results (v1, v2, err := task.Run2(ctx, f1, f2)). A closure
 //     of the usual shape becomes the function it calls; any other closure
 //     (one that wraps, logs or annotates its error) becomes a function
 //     that returns its result with its error, so the wrapping stays and
 //     errors.As still finds it. Results read on the error path get
 //     task.Settled, which leaves what each function produced, as errgroup
-//     did.
+//     did. A fan-out that would need a struct{} result for an error-only
+//     function, or three options, stays a group in place: the smaller
+//     diff.
 //   - a fixed fan-out of error-only functions whose wait's error is only
 //     compared with nil: task.Do.
 //   - a range loop over a slice whose body only passes a closure to g.Go:
@@ -98,13 +100,21 @@
 // g.Go(func() error {...}) g.Go(func(context.Context) error {...}) (a
 // closure factory, g.Go(func(x X) func() error { return func() error
 // {...} }(x)), keeps its call: its result and the literals it returns take
-// the context), and the code around the group, its Wait included, stays. The group is
-// followed through the variables, the parameters of the package's own
-// unexported functions and the fields it is assigned or passed to: they
-// change type together, or none does. A group kept in a field gets the fix
-// only where one function makes it, gives it children and waits; else it
-// is reported without a fix, as the order of the other functions' calls is
-// not known.
+// the context; g.Go(f(x)), a call that returns the function, becomes
+// child := f(x) and g.Go(func(context.Context) error { return child() }),
+// so that f(x) still runs at the Go), and the code around the group, its
+// Wait included, stays. The group is followed through the variables (var
+// g, ctx = errgroup.WithContext(ctx) included), the parameters of the
+// package's own unexported functions and the fields it is assigned or
+// passed to, embedded ones too (struct{ *errgroup.Group; ctx
+// context.Context } becomes struct{ *task.Group; ctx context.Context }):
+// they change type together, or none does. A group kept in a field gets
+// the fix where every Go follows, in its function, a statement that makes
+// the group: Go in start and Wait in stop is fine, a group made with the
+// struct and given children by another method could be reused after its
+// Wait, which errgroup allows and task's Go panics on. Where Go and Wait
+// are in different functions, the message says that a child's panic is
+// held until the Wait instead of crashing the program at once.
 //
 // RunN, Map, ForEach and the group in place get task.FirstError: they
 // return the first failure as its function returned it, errgroup's error,
@@ -151,7 +161,11 @@
 // No fix is offered where the rewrite could change what the code does: a
 // group passed to a function of another package, to an exported function,
 // returned, or used in another way; a Go after its Wait; SetLimit(0) or a
-// SetLimit after the first Go.
+// SetLimit after the first Go. Each such group is reported, with why and
+// what a person would change. No fix drops a comment: where a smaller form
+// would, the group stays in place. The taskvet command also lists the
+// files that import errgroup and that the build leaves out, with the
+// command that analyzes them.
 //
 // A comment //taskvet:keep-errgroup on the line that makes the group, or
 // the line above, keeps a site as it is. The bench module of this

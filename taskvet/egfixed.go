@@ -708,6 +708,9 @@ func (f *fix) param(s *site, lit ast.Node) (string, bool) {
 // report reports the site with the fix.
 func (s *site) report(f *fix, msg, fixMsg string) bool {
 	f.edits = append(f.edits, f.im.edits()...)
+	if !s.keepsComments(f.edits) {
+		return false // the group in place keeps them
+	}
 	if as, ok := s.create.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && s.remake != nil {
 		// The group made again now declares the variables.
 		f.edits = append(f.edits, analysis.TextEdit{Pos: s.remake.TokPos, End: s.remake.TokPos + 1, NewText: []byte(":=")})
@@ -722,6 +725,32 @@ func (s *site) report(f *fix, msg, fixMsg string) bool {
 			TextEdits: f.edits,
 		}},
 	})
+	return true
+}
+
+// keepsComments reports whether the file, with the edits applied, still
+// holds every comment written between the first Go and the end of the
+// wait, as often as before: a fix that drops a comment of the module's is
+// one a maintainer would not merge.
+func (s *site) keepsComments(edits []analysis.TextEdit) (ok bool) {
+	file := s.file()
+	if file == nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false // overlapping edits: not a fix to offer
+		}
+	}()
+	before := s.text(file.FileStart, file.FileEnd)
+	after := s.text(file.FileStart, file.FileEnd, edits...)
+	for _, cg := range file.Comments {
+		for _, c := range cg.List {
+			if c.Pos() >= s.list[s.start].Pos() && c.End() <= s.wait.End() && strings.Count(after, c.Text) < strings.Count(before, c.Text) {
+				return false
+			}
+		}
+	}
 	return true
 }
 
@@ -855,10 +884,19 @@ func (s *site) reportRunN(children []*child, ctx ast.Expr, form waitForm, as *as
 	}
 	settled := false
 	for _, c := range children {
-		if c.v != nil && !s.successOnly(c.v) {
+		if c.v == nil {
+			// An error-only function would need a struct{} result: the
+			// group in place changes three lines where RunN would
+			// rewrite the fan-out.
+			return false
+		}
+		if !s.successOnly(c.v) {
 			settled = true
 			c.short = nil // the general adapter returns what the closure left in v
 		}
+	}
+	if settled && s.zero {
+		return false // three options: the group in place is the smaller diff
 	}
 	var args, lhs []string
 	for _, c := range children {

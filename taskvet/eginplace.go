@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -63,6 +64,11 @@ type gcreate struct {
 	zero ast.Expr      // the zero Group literal (&errgroup.Group{}, new(...)), if any
 	decl *ast.DeclStmt // var g errgroup.Group, if so
 	v    *types.Var    // the variable or field made
+
+	ctxField bool // the derived context is stored in a field
+
+	zeroStruct bool       // a struct made with v, its zero group: b := &batch{}, new(batch), var b batch
+	inst       *types.Var // then the variable it is made in (b), or nil
 }
 
 // A gevent is a method call on a group of the component, or a call that
@@ -82,6 +88,8 @@ type inPlace struct {
 	comps map[*types.Var]*component
 	decls map[*types.Func]*ast.FuncDecl
 	done  map[*types.Var]bool
+
+	policed bool // a test of the package lists its imports: report, fix nothing
 
 	params map[*types.Var]*ast.FuncDecl // the group parameters, and their function (nil: a literal's)
 
@@ -158,14 +166,21 @@ func groupTypeExprs(info *types.Info, e ast.Expr) []ast.Expr {
 }
 
 // runInPlace collects the components of the package and reports each.
-func runInPlace(pass *analysis.Pass, in *inspector.Inspector, done map[*types.Var]bool) {
-	ip := &inPlace{pass: pass, in: in, comps: map[*types.Var]*component{}, decls: map[*types.Func]*ast.FuncDecl{}, done: done, params: map[*types.Var]*ast.FuncDecl{}}
+func runInPlace(pass *analysis.Pass, in *inspector.Inspector, done map[*types.Var]bool, policed bool) {
+	ip := &inPlace{pass: pass, in: in, comps: map[*types.Var]*component{}, decls: map[*types.Func]*ast.FuncDecl{}, done: done, params: map[*types.Var]*ast.FuncDecl{}, policed: policed}
 	info := pass.TypesInfo
 	for cur := range in.Root().Preorder((*ast.FuncDecl)(nil)) {
 		fd := cur.Node().(*ast.FuncDecl)
 		if f, ok := info.Defs[fd.Name].(*types.Func); ok {
 			ip.decls[f] = fd
 		}
+	}
+	ip.sameFields()
+	for cur := range in.Root().Preorder((*ast.CompositeLit)(nil), (*ast.CallExpr)(nil), (*ast.ValueSpec)(nil)) {
+		ip.zeroFields(cur)
+	}
+	for cur := range in.Root().Preorder((*ast.SelectorExpr)(nil)) {
+		ip.visitPromoted(cur)
 	}
 	for cur := range in.Root().Preorder((*ast.Ident)(nil)) {
 		id := cur.Node().(*ast.Ident)
@@ -314,6 +329,14 @@ func (ip *inPlace) visitValue(ecur inspector.Cursor, e ast.Expr, v *types.Var, i
 				}
 			}
 		}
+	case *ast.CompositeLit:
+		// T{g, ctx}: the field at g's index.
+		if k := slices.Index(pn.Elts, e); k >= 0 {
+			if st, ok := types.Unalias(info.TypeOf(pn)).Underlying().(*types.Struct); ok && k < st.NumFields() && isGroupType(st.Field(k).Type()) {
+				ip.union(v, st.Field(k))
+				return
+			}
+		}
 	case *ast.KeyValueExpr:
 		if pn.Value == e {
 			if key, ok := pn.Key.(*ast.Ident); ok {
@@ -337,11 +360,231 @@ func (ip *inPlace) visitValue(ecur inspector.Cursor, e ast.Expr, v *types.Var, i
 	ip.fail(v, id.Pos(), fmt.Sprintf("used in a %s", strings.TrimPrefix(fmt.Sprintf("%T", p.Node()), "*ast.")))
 }
 
+// sameFields unites the group fields of identical struct types written
+// as literals (struct{ *errgroup.Group; ctx context.Context } in a field's
+// declaration and in the composite literal assigned to it): each literal
+// declares fields of its own, which must change type together.
+func (ip *inPlace) sameFields() {
+	info := ip.pass.TypesInfo
+	first := map[string]*types.Var{}
+	for cur := range ip.in.Root().Preorder((*ast.StructType)(nil)) {
+		if _, named := cur.Parent().Node().(*ast.TypeSpec); named {
+			continue
+		}
+		st, ok := info.TypeOf(cur.Node().(*ast.StructType)).(*types.Struct)
+		if !ok {
+			continue
+		}
+		for i := range st.NumFields() {
+			f := st.Field(i)
+			if !isGroupType(f.Type()) {
+				continue
+			}
+			key := fmt.Sprintf("%s#%d", types.TypeString(st, nil), i)
+			if g := first[key]; g != nil {
+				ip.union(g, f)
+			} else {
+				first[key] = f
+			}
+		}
+	}
+}
+
+// zeroFields records the zero groups that a struct's making makes: the
+// errgroup.Group fields, not pointers, of a keyed literal that leaves them
+// out (b := &batch{n: 1}), of new(batch), and of a local var b batch.
+func (ip *inPlace) zeroFields(cur inspector.Cursor) {
+	info := ip.pass.TypesInfo
+	set := map[string]bool{}
+	var t types.Type
+	switch n := cur.Node().(type) {
+	case *ast.CompositeLit:
+		t = info.TypeOf(n)
+		for _, e := range n.Elts {
+			kv, keyed := e.(*ast.KeyValueExpr)
+			if !keyed {
+				return // positional: every field is set
+			}
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				set[id.Name] = true
+			}
+		}
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(n.Fun).(*ast.Ident)
+		if !ok || info.Uses[id] != types.Universe.Lookup("new") || len(n.Args) != 1 {
+			return
+		}
+		t = info.TypeOf(n.Args[0])
+	case *ast.ValueSpec:
+		if _, local := cur.Parent().Parent().Node().(*ast.DeclStmt); !local || len(n.Values) != 0 || n.Type == nil {
+			return
+		}
+		t = info.TypeOf(n.Type)
+	}
+	if t == nil {
+		return
+	}
+	st, ok := types.Unalias(t).Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		if _, ptr := types.Unalias(f.Type()).(*types.Pointer); ptr || set[f.Name()] || f.Pkg() != ip.pass.Pkg || !isGroupType(f.Type()) {
+			continue
+		}
+		c := ip.comp(f)
+		c.creates = append(c.creates, &gcreate{cur: cur, v: f, zeroStruct: true, inst: madeIn(info, cur)})
+	}
+}
+
+// madeIn returns the variable that the struct made at cur is assigned to
+// or declares (b := &batch{}, b = new(batch), var b batch), or nil.
+func madeIn(info *types.Info, cur inspector.Cursor) *types.Var {
+	if vs, ok := cur.Node().(*ast.ValueSpec); ok {
+		if len(vs.Names) != 1 {
+			return nil
+		}
+		v, _ := info.Defs[vs.Names[0]].(*types.Var)
+		return v
+	}
+	e := cur.Node().(ast.Expr)
+	p := cur.Parent()
+	if u, ok := p.Node().(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e, p = u, p.Parent()
+	}
+	as, ok := p.Node().(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) {
+		return nil
+	}
+	k := slices.Index(as.Rhs, e)
+	if k < 0 {
+		return nil
+	}
+	id, ok := as.Lhs[k].(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	return varOf(info, id)
+}
+
+// visitPromoted classifies x.Go(...), where x embeds a group of the
+// package: a call of the group's method through the struct.
+func (ip *inPlace) visitPromoted(cur inspector.Cursor) {
+	info := ip.pass.TypesInfo
+	sel := cur.Node().(*ast.SelectorExpr)
+	selection := info.Selections[sel]
+	if selection == nil || len(selection.Index()) < 2 {
+		return
+	}
+	// The field that the last step of the path leaves from.
+	t, path := selection.Recv(), selection.Index()
+	var f *types.Var
+	for _, idx := range path[:len(path)-1] {
+		if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := types.Unalias(t).Underlying().(*types.Struct)
+		if !ok {
+			return
+		}
+		f = st.Field(idx)
+		t = f.Type()
+	}
+	if f == nil || !f.Embedded() || !isGroupType(f.Type()) || f.Pkg() != ip.pass.Pkg {
+		return
+	}
+	call, ok := cur.Parent().Node().(*ast.CallExpr)
+	if !ok || call.Fun != sel || selection.Kind() != types.MethodVal {
+		ip.fail(f, sel.Pos(), "a method value of the group")
+		return
+	}
+	switch name := sel.Sel.Name; name {
+	case "Go", "TryGo", "SetLimit", "Wait":
+		c := ip.comp(f)
+		c.events = append(c.events, &gevent{cur: cur.Parent(), call: call, method: name})
+	default:
+		ip.fail(f, sel.Pos(), "a call of "+name)
+	}
+}
+
+// visitEmbedded classifies a group embedded in a struct, whose methods the
+// struct promotes. Its field keeps its name, Group, as task.Group; no
+// other embedded field may promote methods that task.Group's could
+// collide with, and the struct must not be one that other packages use.
+func (ip *inPlace) visitEmbedded(cur inspector.Cursor, id *ast.Ident, v *types.Var) {
+	info := ip.pass.TypesInfo
+	var field *ast.Field
+	var fcur inspector.Cursor
+	for c := range cur.Enclosing((*ast.Field)(nil)) {
+		field, fcur = c.Node().(*ast.Field), c
+		break
+	}
+	if field == nil {
+		ip.fail(v, id.Pos(), "an embedded field")
+		return
+	}
+	if list, ok := fcur.Parent().Node().(*ast.FieldList); ok {
+		for _, o := range list.List {
+			if o != field && len(o.Names) == 0 {
+				ip.fail(v, id.Pos(), "embedded next to another embedded field, whose methods could collide with task.Group's")
+				return
+			}
+		}
+	}
+	if name := exportedHolder(fcur); name != "" {
+		ip.fail(v, id.Pos(), "embedded in "+name+", which other packages can use")
+		return
+	}
+	c := ip.comp(v)
+	c.fields = append(c.fields, field)
+	c.types = append(c.types, groupTypeExprs(info, field.Type)...)
+}
+
+// exportedHolder returns the exported name of the type, field or function
+// that holds the declaration at cur, or "".
+func exportedHolder(cur inspector.Cursor) string {
+	for c := range cur.Enclosing() {
+		switch n := c.Node().(type) {
+		case *ast.TypeSpec:
+			if n.Name.IsExported() {
+				return n.Name.Name
+			}
+		case *ast.Field:
+			for _, name := range n.Names {
+				if name.IsExported() {
+					return name.Name
+				}
+			}
+		case *ast.ValueSpec:
+			if _, local := c.Parent().Parent().Node().(*ast.DeclStmt); !local {
+				for _, name := range n.Names {
+					if name.IsExported() {
+						return name.Name
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			if n.Name.IsExported() && !within(cur.Node(), n.Body) {
+				return n.Name.Name
+			}
+			return ""
+		case *ast.BlockStmt:
+			return "" // a local type or variable
+		}
+	}
+	return ""
+}
+
 // visitDef classifies the declaration of a group variable, parameter or
 // field.
 func (ip *inPlace) visitDef(cur inspector.Cursor, id *ast.Ident, v *types.Var) {
 	info := ip.pass.TypesInfo
 	c := ip.comp(v)
+	if v.Embedded() {
+		ip.visitEmbedded(cur, id, v)
+		return
+	}
 	switch pn := cur.Parent().Node().(type) {
 	case *ast.Field:
 		if len(pn.Names) == 0 {
@@ -399,6 +642,14 @@ func (ip *inPlace) visitDef(cur inspector.Cursor, id *ast.Ident, v *types.Var) {
 			}
 		case len(pn.Values) == len(pn.Names):
 			ip.assignFrom(v, pn.Values[k], cur, id.Pos())
+		case len(pn.Values) == 1 && len(pn.Names) == 2 && k == 0 && isWithContext(info, pn.Values[0]):
+			// var g, ctx = errgroup.WithContext(parent), alone or in a
+			// var block: the statement that makes the group.
+			cr := &gcreate{cur: cur, call: ast.Unparen(pn.Values[0]).(*ast.CallExpr), v: v}
+			if !isBlank(pn.Names[1]) {
+				cr.gctx, _ = info.Defs[pn.Names[1]].(*types.Var)
+			}
+			c.creates = append(c.creates, cr)
 		default:
 			ip.fail(v, id.Pos(), "declared from a call")
 		}
@@ -407,6 +658,12 @@ func (ip *inPlace) visitDef(cur inspector.Cursor, id *ast.Ident, v *types.Var) {
 	default:
 		ip.fail(v, id.Pos(), "declared by a "+strings.TrimPrefix(fmt.Sprintf("%T", cur.Parent().Node()), "*ast."))
 	}
+}
+
+// isWithContext reports whether e is a call of errgroup.WithContext.
+func isWithContext(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok && funcOf(info, call, errgroupPath) == "WithContext"
 }
 
 // assignLHS classifies an assignment to a group variable or field.
@@ -424,8 +681,13 @@ func (ip *inPlace) assignLHS(cur inspector.Cursor, as *ast.AssignStmt, lhs ast.E
 			if !isBlank(as.Lhs[1]) {
 				cr.gctx = varOf(info, as.Lhs[1])
 				if cr.gctx == nil {
-					ip.fail(v, lhs.Pos(), "its context stored in a field")
-					return
+					// s.g, s.ctx = errgroup.WithContext(ctx): the
+					// context is read wherever the struct is.
+					if sel, ok := as.Lhs[1].(*ast.SelectorExpr); !ok || !isContext(info.TypeOf(sel)) {
+						ip.fail(v, lhs.Pos(), "its context stored in "+types.ExprString(as.Lhs[1]))
+						return
+					}
+					cr.ctxField = true
 				}
 			}
 			c := ip.comp(v)
@@ -477,7 +739,6 @@ func (ip *inPlace) assignFrom(v *types.Var, rhs ast.Expr, cur inspector.Cursor, 
 
 // report checks the component and reports it with its fix.
 func (ip *inPlace) report(c *component) {
-	pass := ip.pass
 	for _, v := range c.vars {
 		if ip.done[v] {
 			return // another form fixed a group of it
@@ -491,32 +752,79 @@ func (ip *inPlace) report(c *component) {
 		hasField = hasField || v.IsField()
 	}
 	if len(c.creates) == 0 && !hasField {
-		return // parameters of functions that nothing here calls with a group
+		if len(c.events) == 0 && c.bad == "" {
+			return // parameters of functions that nothing here calls with a group
+		}
+		// A group that no statement of the package makes: a parameter
+		// that other packages fill, a variable assigned from a call.
+		why, do := (&check{ip: ip, c: c}).run()
+		if why == "" {
+			why, do = "no statement of this package makes it (a parameter, or a variable assigned from a call)", "migrate the code that makes the group, then this one, or make it a task.Group by hand"
+		}
+		ip.noFix(c, why, do)
+		return
 	}
 	for _, cr := range c.creates {
 		if ip.kept(cr.cur.Node()) {
 			return
 		}
 	}
+	if ip.policed {
+		ip.noFix(c, "a test of this package names "+errgroupPath+" in a string (a list of the imports it allows), which the task package's import would fail",
+			"migrate by hand and add the task package to that list, or keep errgroup here")
+		return
+	}
 	x := &check{ip: ip, c: c}
-	if why := x.run(); why != "" {
-		if debugInPlace {
-			fmt.Fprintf(os.Stderr, "%s: in place: %s\n", pass.Fset.Position(c.firstPos()), why)
-		}
-		if hasField {
-			pos := c.firstPos()
-			for _, v := range c.vars {
-				if v.IsField() {
-					pos = v.Pos()
-					break
-				}
-			}
-			pass.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf("errgroup group in a field (%s): no fix, %s; "+
-				"make it a task.Group (task.NewGroup(ctx, task.FirstError) for WithContext) by hand if that holds", fieldNames(c), why)})
-		}
+	if why, do := x.run(); why != "" {
+		ip.noFix(c, why, do)
 		return
 	}
 	x.fix()
+}
+
+// noFix reports a component that keeps errgroup: why, and what a person
+// would change. No group that taskvet sees is left without a word.
+func (ip *inPlace) noFix(c *component, why, do string) {
+	if debugInPlace {
+		fmt.Fprintf(os.Stderr, "%s: in place: %s\n", ip.pass.Fset.Position(c.firstPos()), why)
+	}
+	pos, what := token.NoPos, "errgroup group ("+varNames(c)+")"
+	for _, v := range c.vars {
+		if v.IsField() {
+			pos, what = v.Pos(), "errgroup group in a field ("+fieldNames(c)+")"
+			break
+		}
+	}
+	if pos == token.NoPos {
+		for _, cr := range c.creates {
+			if p := cr.cur.Node().Pos(); pos == token.NoPos || p < pos {
+				pos = p
+			}
+		}
+	}
+	if pos == token.NoPos {
+		pos = c.firstPos()
+	}
+	ip.pass.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf("%s not migrated: %s; %s", what, why, do)})
+}
+
+// where names pos in a message: the file's base name and the line, which
+// the diagnostic's own position completes.
+func (ip *inPlace) where(pos token.Pos) string {
+	p := ip.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// varNames returns the names of the variables of the component, once
+// each.
+func varNames(c *component) string {
+	var names []string
+	for _, v := range c.vars {
+		if !slices.Contains(names, v.Name()) {
+			names = append(names, v.Name())
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func fieldNames(c *component) string {

@@ -88,14 +88,27 @@ func (x *check) where(cur inspector.Cursor) litKind {
 	return kind
 }
 
-// run returns why the component has no fix, or "".
-func (x *check) run() string {
+// What a person would change, by the rule that refused the fix: every
+// group left as it is gets a diagnostic that says why and what to do.
+const (
+	doBad     = "keep the group in this package's local variables, unexported fields and parameters of unexported functions, then run taskvet again; or make it a task.Group by hand"
+	doFuncs   = "make that function unexported and call it directly, then run taskvet again; or change it and its callers by hand"
+	doFields  = "if no Go can follow the Wait, make the field a *task.Group by hand (task.NewGroup(ctx, task.FirstError) for WithContext); else make the group again in the function that calls Go"
+	doOrder   = "make a new group for each round of Go calls (errgroup.WithContext again after the Wait), or keep errgroup here (" + keepDirective + ")"
+	doLimits  = "call SetLimit once, with a nonzero limit, right after the group is made"
+	doCreates = "make the zero Group with var g errgroup.Group or g := &errgroup.Group{}"
+	doArg     = "assign the function to a variable declared once before the Go, or pass a function literal"
+)
+
+// run returns why the component has no fix and what a person would
+// change, or "".
+func (x *check) run() (why, do string) {
 	c, info := x.c, x.info()
 	if c.bad != "" {
-		return fmt.Sprintf("the group is %s (%s)", c.bad, x.ip.pass.Fset.Position(c.badPos))
+		return fmt.Sprintf("the group is %s (%s)", c.bad, x.ip.where(c.badPos)), doBad
 	}
 	if why := x.checkFuncs(); why != "" {
-		return why
+		return why, doFuncs
 	}
 	x.children = map[*ast.FuncLit]bool{}
 	for _, e := range c.events {
@@ -109,52 +122,58 @@ func (x *check) run() string {
 	for _, e := range c.events {
 		fd := funcDeclOf(e.cur)
 		if fd == nil {
-			return "a group used outside a function"
+			return "a group used outside a function", doBad
 		}
 		x.home[e.call] = fd
 	}
 	for _, cr := range c.creates {
 		fd := funcDeclOf(cr.cur)
 		if fd == nil {
-			return "a group made outside a function"
+			return "a group made outside a function", doBad
 		}
 		x.home[cr.cur.Node()] = fd
 	}
 	x.closeHas()
 	if why := x.checkFields(); why != "" {
-		return why
+		return why, doFields
 	}
 	if why := x.checkOrder(); why != "" {
-		return why
+		return why, doOrder
 	}
 	if why := x.checkLimits(); why != "" {
-		return why
+		return why, doLimits
 	}
 	if why := x.checkCreates(); why != "" {
-		return why
+		return why, doCreates
 	}
 	for _, e := range c.events {
 		if e.method != "Go" && e.method != "TryGo" {
 			continue
 		}
 		if len(e.call.Args) != 1 {
-			return "a Go with another argument"
+			return "a Go with another argument", doArg
 		}
 		arg := e.call.Args[0]
 		if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
 			if !isErrorFunc(info, lit) {
-				return "a Go of another function type"
+				return "a Go of another function type", doArg
 			}
 			continue
 		}
 		if _, _, isFactory := closureFactory(info, arg); isFactory {
 			continue
 		}
+		if call, isCall := ast.Unparen(arg).(*ast.CallExpr); isCall && !info.Types[call.Fun].IsType() && isErrorFuncType(info.TypeOf(arg)) {
+			if x.hoisted(e) == nil {
+				return fmt.Sprintf("a Go of %s that is not a statement of its own, where the fix would evaluate the call first", types.ExprString(arg)), doArg
+			}
+			continue
+		}
 		if stableFunc(info, arg) == nil && !x.stableVar(arg) {
-			return fmt.Sprintf("a Go of %s, which may change before the child runs", types.ExprString(arg))
+			return fmt.Sprintf("a Go of %s, which may change before the child runs", types.ExprString(arg)), doArg
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // checkFuncs checks the functions that the group is passed to: declared
@@ -230,9 +249,13 @@ func (x *check) closeHas() {
 	}
 }
 
-// checkFields allows a group in a field only where one function makes it,
-// calls Go and waits: the order of the calls of other functions is not
-// known, and a Go after the Wait panics where errgroup ran it unwaited.
+// checkFields allows a group in a field where every Go (outside its
+// children) follows, in its function, a statement that makes the group
+// again: Go and Wait may then be in different methods (a service's start
+// and stop), and no Go can reach a group after its Wait, which panics in
+// task. A group made once, where the struct is, and given children by
+// another method, could be: errgroup lets a Go after the Wait start a new
+// round (a restartable service reuses its group), task's does not.
 func (x *check) checkFields() string {
 	hasField := false
 	for _, v := range x.c.vars {
@@ -241,30 +264,39 @@ func (x *check) checkFields() string {
 	if !hasField {
 		return ""
 	}
-	var home ast.Node
-	var funcs []string
 	for _, e := range x.c.events {
-		if x.where(e.cur) == inChild {
+		goes := e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]
+		if !goes || x.where(e.cur) == inChild {
 			continue
 		}
-		h := x.home[e.call]
-		if home == nil {
-			home = h
-		}
-		name := h.(*ast.FuncDecl).Name.Name
-		if !slices.Contains(funcs, name) {
-			funcs = append(funcs, name)
+		if !x.madeBefore(e) {
+			name := x.home[e.call].(*ast.FuncDecl).Name.Name
+			return fmt.Sprintf("given children in %s, which does not make the group first, so a Go may follow the Wait: "+
+				"errgroup then starts a new round that the next Wait waits for (a group reused after Wait), where task's Go panics", name)
 		}
 	}
-	if len(funcs) > 1 {
-		return fmt.Sprintf("Go and Wait in different functions (%s), whose order taskvet cannot see: a Go after the Wait panics in task, where errgroup ran it unwaited", strings.Join(funcs, ", "))
-	}
+	return ""
+}
+
+// madeBefore reports whether a statement that makes the group comes
+// before the event e in its function, in a block that holds e: every run
+// of e gives children to a group made since.
+func (x *check) madeBefore(e *gevent) bool {
 	for _, cr := range x.c.creates {
-		if x.home[cr.cur.Node()] == home {
-			return ""
+		if x.home[cr.cur.Node()] != x.home[e.call] || cr.zeroStruct && (cr.inst == nil || cr.inst != x.base(e)) {
+			continue
+		}
+		for c := cr.cur; c.Node() != nil; c = c.Parent() {
+			st, isStmt := c.Node().(ast.Stmt)
+			if _, isList := stmtList(c.Parent().Node()); isStmt && isList {
+				if within(e.call, c.Parent().Node()) && st.End() <= e.call.Pos() {
+					return true
+				}
+				break
+			}
 		}
 	}
-	return "the group is made where the struct is, not where Go and Wait are called: a second call of " + strings.Join(funcs, ", ") + " would Go after the Wait, which panics in task"
+	return false
 }
 
 // An ordered event of a function: its position, and what it does.
@@ -274,6 +306,58 @@ type orderEv struct {
 	cur      inspector.Cursor
 	until    token.Pos // for a wait: where the code that follows it ends
 	terminal bool      // for a wait: the function returns at until
+
+	// A struct made with its zero group (zeroStruct) makes the group of
+	// one variable, inst, and a Go gives children to inst's: the struct
+	// of one variable made again does not make another's group again.
+	inst       *types.Var
+	zeroStruct bool
+}
+
+// remadeFor reports whether, between a wait at pos and the Go g, a struct
+// made with its zero group makes the group of g's variable again.
+func (x *check) remadeFor(evs []orderEv, pos token.Pos, g *orderEv) bool {
+	for _, e := range evs {
+		if e.kind == "create" && e.zeroStruct && e.inst != nil && e.inst == g.inst && e.pos > pos && e.pos < g.pos {
+			return true
+		}
+	}
+	return false
+}
+
+// base returns the variable at the root of the receiver of the event's
+// call (b of b.Go, s of s.g.Go, e of e.loops.Go), or nil.
+func (x *check) base(e *gevent) *types.Var {
+	sel, ok := ast.Unparen(e.call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	return rootVar(x.info(), sel.X)
+}
+
+// rootVar returns the variable at the root of a chain of selectors,
+// indexes, dereferences and parentheses, or nil.
+func rootVar(info *types.Info, e ast.Expr) *types.Var {
+	for {
+		switch y := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if _, isField := info.Uses[y.Sel].(*types.Var); !isField {
+				return nil
+			}
+			e = y.X
+			continue
+		case *ast.StarExpr:
+			e = y.X
+			continue
+		case *ast.IndexExpr:
+			e = y.X
+			continue
+		case *ast.Ident:
+			v, _ := info.Uses[y].(*types.Var)
+			return v
+		}
+		return nil
+	}
 }
 
 // checkOrder checks that no Go comes after a Wait of the same group: in
@@ -284,7 +368,7 @@ func (x *check) checkOrder() string {
 	byHome := map[ast.Node][]orderEv{}
 	for _, cr := range x.c.creates {
 		h := x.home[cr.cur.Node()]
-		byHome[h] = append(byHome[h], orderEv{pos: cr.cur.Node().Pos(), kind: "create", cur: cr.cur})
+		byHome[h] = append(byHome[h], orderEv{pos: cr.cur.Node().Pos(), kind: "create", cur: cr.cur, inst: cr.inst, zeroStruct: cr.zeroStruct})
 	}
 	for _, e := range x.c.events {
 		h := x.home[e.call]
@@ -304,7 +388,7 @@ func (x *check) checkOrder() string {
 			case inDefer:
 				return "given children in a deferred call"
 			}
-			byHome[h] = append(byHome[h], orderEv{pos: e.call.Pos(), kind: "go", cur: e.cur})
+			byHome[h] = append(byHome[h], orderEv{pos: e.call.Pos(), kind: "go", cur: e.cur, inst: x.base(e)})
 		}
 		if waits {
 			ev := orderEv{pos: e.call.Pos(), kind: "wait", cur: e.cur, until: h.End()}
@@ -324,13 +408,15 @@ func (x *check) checkOrder() string {
 		for i := range evs {
 			switch evs[i].kind {
 			case "create":
-				waited = nil
+				if !evs[i].zeroStruct {
+					waited = nil
+				}
 			case "wait":
 				waited = append(waited, &evs[i])
 			case "go":
 				for _, w := range waited {
-					if evs[i].pos < w.until {
-						return fmt.Sprintf("given a child after its Wait (%s), which panics in task where errgroup ran it unwaited", x.ip.pass.Fset.Position(w.pos))
+					if evs[i].pos < w.until && !x.remadeFor(evs, w.pos, &evs[i]) {
+						return fmt.Sprintf("given a child after its Wait (%s), which panics in task where errgroup ran it unwaited", x.ip.where(w.pos))
 					}
 				}
 			}
@@ -482,6 +568,12 @@ func (x *check) checkCreates() string {
 					return "a zero Group that must block at its limit, in a form that NewGroup cannot replace"
 				}
 			}
+			continue
+		}
+		if cr.ctxField {
+			// Read by any method, while the group runs: canceled at the
+			// first failure, every child started, as errgroup does.
+			x.startAll[cr] = true
 			continue
 		}
 		if cr.gctx == nil {
@@ -797,6 +889,7 @@ func (x *check) fix() {
 		seen[te] = true
 		edits = append(edits, analysis.TextEdit{Pos: te.Pos(), End: te.End(), NewText: []byte(name(te.Pos(), taskPath, "task") + ".Group")})
 	}
+	free := freeNames{}
 	for _, e := range c.events {
 		if e.method != "Go" && e.method != "TryGo" {
 			continue
@@ -821,10 +914,23 @@ func (x *check) fix() {
 			}
 			continue
 		}
+		if st := x.hoisted(e); st != nil {
+			// g.Go(f(x)): errgroup's Go got what f(x) returned, evaluated
+			// at the Go. The call stays there, in a variable of its own.
+			v := free.name(pass, st.Pos(), "child")
+			src := &site{pass: pass}
+			indent := src.indent(st.Pos())
+			edits = append(edits,
+				analysis.TextEdit{Pos: st.Pos(), End: st.Pos(), NewText: fmt.Appendf(nil, "%s := %s\n%s", v, src.text(arg.Pos(), arg.End()), indent)},
+				analysis.TextEdit{Pos: arg.Pos(), End: arg.End(), NewText: fmt.Appendf(nil, "func(%s.Context) error { return %s() }", ctxPkg, v)})
+			continue
+		}
 		edits = append(edits, analysis.TextEdit{Pos: arg.Pos(), End: arg.End(),
 			NewText: fmt.Appendf(nil, "func(%s.Context) error { return %s() }", ctxPkg, types.ExprString(arg))})
 	}
 	if !ok {
+		x.ip.noFix(c, "the fix needs the task and context packages, and a name of the file denotes something else where it would use them",
+			"rename what shadows task or context there, or import the packages yourself, then run taskvet again")
 		return
 	}
 	for _, ff := range files {
@@ -854,11 +960,18 @@ func (x *check) fix() {
 	case x.limited:
 		what = append(what, "at the limit Go queues the child rather than blocking the loop, which is finite")
 	}
-	what = append(what, "a Go after the Wait would panic (there is none)")
+	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
+		what = append(what, fmt.Sprintf("Go and Wait are in different functions (%s; %s): a child's panic is held until the Wait instead of crashing the program at once", goFuncs, waitFuncs))
+	}
+	if slices.ContainsFunc(c.vars, (*types.Var).IsField) {
+		what = append(what, "a Go after the Wait would panic (every Go follows the group made in its function)")
+	} else {
+		what = append(what, "a Go after the Wait would panic (there is none)")
+	}
 	first := sorted[0].cur.Node()
 	if id, isID := first.(*ast.Ident); isID {
 		// var g errgroup.Group: report the declaration.
-		for cc := range sorted[0].cur.Enclosing((*ast.DeclStmt)(nil), (*ast.Field)(nil)) {
+		for cc := range sorted[0].cur.Enclosing((*ast.ValueSpec)(nil), (*ast.Field)(nil)) {
 			first = cc.Node()
 			break
 		}
@@ -877,6 +990,36 @@ func (x *check) fix() {
 			strings.Join(names, ", "), strings.Join(what, "; ")),
 		SuggestedFixes: []analysis.SuggestedFix{{Message: "Rewrite to task.Group in place", TextEdits: edits}},
 	})
+}
+
+// apart returns, where some Wait of the group is in a function that gives
+// it no children, the functions that call Go and those that call Wait,
+// or "". A child's panic then waits for another method's Wait (a
+// service's stop), where errgroup's crashed the program at once.
+func (x *check) apart() (goFuncs, waitFuncs string) {
+	var gos, waits []string
+	for _, e := range x.c.events {
+		if x.where(e.cur) == inChild {
+			continue
+		}
+		name := x.home[e.call].(*ast.FuncDecl).Name.Name
+		switch {
+		case e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]:
+			if !slices.Contains(gos, name) {
+				gos = append(gos, name)
+			}
+		case e.method == "Wait" || e.method == "" && x.hasWait[x.ip.decls[e.callee]]:
+			if !slices.Contains(waits, name) {
+				waits = append(waits, name)
+			}
+		}
+	}
+	for _, w := range waits {
+		if !slices.Contains(gos, w) {
+			return strings.Join(gos, ", "), strings.Join(waits, ", ")
+		}
+	}
+	return "", ""
 }
 
 // terminal reports whether the statements from the one that holds the
@@ -956,4 +1099,55 @@ func closureFactory(info *types.Info, arg ast.Expr) (res *ast.FuncType, inner []
 		inner = append(inner, lit)
 	}
 	return res, inner, len(inner) > 0
+}
+
+// isErrorFuncType reports whether t is func() error.
+func isErrorFuncType(t types.Type) bool {
+	sig, ok := types.Unalias(t).Underlying().(*types.Signature)
+	return ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && isError(sig.Results().At(0).Type())
+}
+
+// hoisted returns the statement g.Go(f(x)) of the event, whose call f(x),
+// a function of another form than a literal, the fix moves into a
+// variable declared just before it, so that it is still evaluated at the
+// Go and by its goroutine, as errgroup's Go got it: nil if the Go is not a
+// statement of a list (an if's condition, a label's).
+func (x *check) hoisted(e *gevent) *ast.ExprStmt {
+	call, isCall := ast.Unparen(e.call.Args[0]).(*ast.CallExpr)
+	if !isCall || x.info().Types[call.Fun].IsType() {
+		return nil
+	}
+	st, ok := e.cur.Parent().Node().(*ast.ExprStmt)
+	if !ok {
+		return nil
+	}
+	if _, isList := stmtList(e.cur.Parent().Parent().Node()); !isList {
+		return nil
+	}
+	return st
+}
+
+// freeNames hands out names that no declaration in scope at a position
+// uses, nor the fix itself in the same scope.
+type freeNames map[*types.Scope]map[string]bool
+
+func (f freeNames) name(pass *analysis.Pass, pos token.Pos, base string) string {
+	sc := pass.Pkg.Scope().Innermost(pos)
+	if f[sc] == nil {
+		f[sc] = map[string]bool{}
+	}
+	for i := 1; ; i++ {
+		n := base
+		if i > 1 {
+			n = fmt.Sprintf("%s%d", base, i)
+		}
+		if f[sc][n] || sc.Lookup(n) != nil {
+			continue
+		}
+		if _, obj := sc.LookupParent(n, pos); obj != nil {
+			continue
+		}
+		f[sc][n] = true
+		return n
+	}
 }

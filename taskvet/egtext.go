@@ -61,6 +61,16 @@ func (s *site) text(from, to token.Pos, edits ...analysis.TextEdit) string {
 	return b.String()
 }
 
+// indent returns the blanks that begin the line of pos, up to pos.
+func (s *site) indent(pos token.Pos) string {
+	tf := s.pass.Fset.File(pos)
+	src := s.srcBytes(pos)
+	off := tf.Offset(pos)
+	start := tf.Offset(tf.LineStart(tf.Line(pos)))
+	line := src[start:off]
+	return string(line[:len(line)-len(bytes.TrimLeft(line, " \t"))])
+}
+
 // src returns the source text of n, as formatted.
 func (s *site) src(n ast.Node) string {
 	var b bytes.Buffer

@@ -37,10 +37,12 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 	if !imports(pass.Pkg, errgroupPath) || pass.Pkg.Path() == benchPrefix || strings.HasPrefix(pass.Pkg.Path(), benchPrefix+"/") {
 		return nil, nil
 	}
+	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	if policesImports(pass) {
+		// Left as it is, each group reported with the reason.
+		runInPlace(pass, in, nil, true)
 		return nil, nil
 	}
-	in := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	done := map[*types.Var]bool{} // the groups a smaller form fixed
 	for cur := range in.Root().Preorder((*ast.BlockStmt)(nil), (*ast.CaseClause)(nil), (*ast.CommClause)(nil)) {
 		list, _ := stmtList(cur.Node())
@@ -56,7 +58,7 @@ func runErrgroupFix(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	runInPlace(pass, in, done)
+	runInPlace(pass, in, done, false)
 	return nil, nil
 }
 

@@ -119,6 +119,64 @@ func TestLoop(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the fixed code of errgroupfixloop fails:\n%s", out)
 	}
+	// The shapes of fields, embedded groups and factories run, under the
+	// race detector: a factory is called at the Go, before the caller goes
+	// on, as errgroup's Go got its function; a group in a field made by
+	// start and waited for by stop can be started again.
+	write(t, filepath.Join(dir, "errgroupshapes", "run_test.go"), `package errgroupshapes
+
+import (
+	"context"
+	"testing"
+)
+
+func TestShapes(t *testing.T) {
+	ctx := context.Background()
+	if got := evaluatedAtGo(); got != 1 {
+		t.Errorf("evaluatedAtGo() = %d; want 1: the factory runs at the Go, as with errgroup", got)
+	}
+	made.Store(0)
+	if err := factory(ctx, make([]Item, 10)); err != nil || made.Load() != 10 {
+		t.Errorf("factory() = %v, %d calls of fetcher; want nil, 10", err, made.Load())
+	}
+	if err := methodFactory(ctx, &handler{}, Item{}, Item{ID: 1}); err != nil {
+		t.Errorf("methodFactory() = %v; want nil", err)
+	}
+	if n, err := varBlock(ctx, make([]Item, 3)); n != 3 || err != nil {
+		t.Errorf("varBlock() = %d, %v; want 3, nil", n, err)
+	}
+	var s server
+	for round := range 2 {
+		s.start(ctx, make([]Item, 5))
+		if err := s.stop(); err != nil {
+			t.Errorf("round %d: stop() = %v; want nil", round, err)
+		}
+	}
+	var e engine
+	e.start(ctx)
+	if err := e.stop(); err != nil || e.reads.Load() != 1 || e.writes.Load() != 1 {
+		t.Errorf("engine stop() = %v after %d reads, %d writes; want nil after 1, 1", err, e.reads.Load(), e.writes.Load())
+	}
+	if err := runWorker(ctx, make([]Item, 4)); err != nil {
+		t.Errorf("runWorker() = %v; want nil", err)
+	}
+	if err := runBatch(ctx, make([]Item, 4)); err != nil {
+		t.Errorf("runBatch() = %v; want nil", err)
+	}
+	if err := nested(ctx, make([]Item, 4)); err != nil {
+		t.Errorf("nested() = %v; want nil", err)
+	}
+	if err := runBatches(ctx, make([]Item, 4)); err != nil {
+		t.Errorf("runBatches() = %v; want nil", err)
+	}
+}
+`)
+	cmd = exec.Command("go", "test", "-race", "-run", "^TestShapes$", "./errgroupshapes")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the fixed code of errgroupshapes fails:\n%s", out)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "errgroupfix")); err != nil {
 		return
 	}

@@ -20,12 +20,24 @@
 // applied in two passes: when a pass leaves a fix out, taskvet runs the
 // fixes again, up to maxFixPasses passes.
 //
+// The analyzers see the files of one build configuration. For each file
+// that the configuration leaves out (//go:build ignore, _windows.go on
+// Linux) and that imports errgroup, taskvet prints one line saying that it
+// was not analyzed and the command that analyzes it (GOOS=windows taskvet
+// ./dir, or taskvet file.go for a file no build takes). The lines do not
+// change the exit status.
+//
 // The fixes import github.com/tasktuple/task. In a module that does not
 // require it yet, taskvet -fix adds the requirement after applying them,
 // as go get would (go get github.com/tasktuple/task@main; or, where go.mod
 // already replaces the module by a directory, the requirement that go mod
 // tidy writes for it); if that fails, it prints the one line to run and
-// exits with status 1.
+// exits with status 1. Where the library's go line (read from its go.mod as
+// the requirement brings it) is newer than the module's, it first prints
+// one line that says the go line moves, from what to what, and what that
+// turns on. Once no package of the module, tests included, imports
+// golang.org/x/sync, it drops that requirement from go.mod (or marks it
+// // indirect where a dependency still uses it), as go mod tidy would.
 package main
 
 import (
@@ -47,11 +59,31 @@ const maxFixPasses = 3
 
 func main() {
 	if os.Getenv(childEnv) == "" {
+		if patterns := packagePatterns(os.Args[1:]); len(patterns) > 0 {
+			reportIgnored(os.Stderr, patterns)
+		}
 		if rest, ok := fixArgs(os.Args[1:]); ok {
 			os.Exit(fixThenCheck(os.Args[1:], rest))
 		}
 	}
 	multichecker.Main(taskvet.Analyzers...)
+}
+
+// packagePatterns returns the package patterns of a standalone run, or
+// none under go vet, which passes a .cfg file (or asks -V=full, -flags).
+func packagePatterns(args []string) []string {
+	var patterns []string
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return append(patterns, args[i+1:]...)
+		case strings.HasPrefix(a, "-V") || strings.HasPrefix(a, "-flags") || strings.HasSuffix(a, ".cfg"):
+			return nil
+		case !strings.HasPrefix(a, "-"):
+			patterns = append(patterns, a)
+		}
+	}
+	return patterns
 }
 
 // fixArgs reports whether args ask for -fix (without -diff, which only
@@ -116,6 +148,9 @@ func fixThenCheck(args, rest []string) int {
 		if code != 1 || pass == maxFixPasses {
 			return code
 		}
+	}
+	if inModule {
+		mod.tidySync()
 	}
 	code := run(rest)
 	if code == 3 {

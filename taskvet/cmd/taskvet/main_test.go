@@ -91,7 +91,7 @@ func (p *pool) wait() error { return p.g.Wait() }
 	if !ok || exit.ExitCode() != 3 {
 		t.Fatalf("taskvet -fix: %v, want exit status 3\n%s", err, out)
 	}
-	for _, want := range []string{"errgroup group in a field (g): no fix", "taskvet: -fix applied the fixes it had; the diagnostics above remain"} {
+	for _, want := range []string{"errgroup group in a field (g) not migrated: given children in add", "taskvet: -fix applied the fixes it had; the diagnostics above remain"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("taskvet -fix printed\n%s\nwant a line with %q", out, want)
 		}
@@ -137,6 +137,9 @@ func syncModule(t *testing.T) (string, string) {
 
 func write(t *testing.T, name, data string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -20,9 +20,11 @@ const getLine = "go get " + taskModule + "@main"
 // A mainModule is the module taskvet -fix runs in, as go mod edit -json
 // shows its go.mod.
 type mainModule struct {
-	dir      string // the directory of go.mod
-	requires bool   // it requires taskModule
-	replaced bool   // it replaces taskModule (with no version: any)
+	dir        string // the directory of go.mod
+	goVersion  string // its go line, "" if none
+	requires   bool   // it requires taskModule
+	replaced   bool   // it replaces taskModule (with no version: any) by a directory
+	replaceDir string // that directory
 }
 
 // findMainModule reads the go.mod of the module in the current directory;
@@ -38,9 +40,11 @@ func findMainModule() (m mainModule, ok bool) {
 		return m, false
 	}
 	var f struct {
+		Go      string
 		Require []struct{ Path string }
 		Replace []struct {
 			Old struct{ Path, Version string }
+			New struct{ Path, Version string }
 		}
 	}
 	if json.Unmarshal(js, &f) != nil {
@@ -50,8 +54,15 @@ func findMainModule() (m mainModule, ok bool) {
 	for _, r := range f.Require {
 		m.requires = m.requires || r.Path == taskModule
 	}
+	m.goVersion = f.Go
 	for _, r := range f.Replace {
-		m.replaced = m.replaced || r.Old.Path == taskModule && r.Old.Version == ""
+		if r.Old.Path == taskModule && r.Old.Version == "" {
+			m.replaced = true
+			m.replaceDir = r.New.Path
+			if r.New.Version == "" && !filepath.IsAbs(m.replaceDir) {
+				m.replaceDir = filepath.Join(m.dir, m.replaceDir)
+			}
+		}
 	}
 	return m, true
 }
@@ -98,9 +109,16 @@ func (m *mainModule) require() bool {
 	if m.requires || !importsTask(m.dir) {
 		return true
 	}
+	to := m.goLineMove(os.Stderr)
 	var cmd *exec.Cmd
 	if m.replaced {
-		cmd = exec.Command("go", "mod", "edit", "-require="+taskModule+"@v0.0.0-00010101000000-000000000000")
+		// As go mod tidy writes it: the version of a replaced module,
+		// and the go line raised to the module's.
+		args := []string{"mod", "edit", "-require=" + taskModule + "@v0.0.0-00010101000000-000000000000"}
+		if to != "" {
+			args = append(args, "-go="+to)
+		}
+		cmd = exec.Command("go", args...)
 	} else {
 		cmd = exec.Command("go", "get", taskModule+"@main")
 	}

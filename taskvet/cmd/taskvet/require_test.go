@@ -51,10 +51,11 @@ func TestFixAddsRequirement(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		replace bool
-	}{{"replaced", true}, {"unknown", false}} {
+		goLine  string
+	}{{"replaced", true, "1.26"}, {"unknown", false, "1.26"}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			gomod := "module example.com/demo\n\ngo 1.26\n\nrequire golang.org/x/sync " + version + "\n"
+			gomod := "module example.com/demo\n\ngo " + tc.goLine + "\n\nrequire golang.org/x/sync " + version + "\n"
 			if tc.replace {
 				gomod += "\nreplace github.com/tasktuple/task => " + root + "\n"
 			}
@@ -85,6 +86,13 @@ func TestFixAddsRequirement(t *testing.T) {
 			if !strings.Contains(string(mod), "github.com/tasktuple/task v0.0.0-00010101000000-000000000000") {
 				t.Errorf("go.mod after taskvet -fix:\n%s\nwant the requirement of github.com/tasktuple/task", mod)
 			}
+			// Nothing imports errgroup any more: go.mod stays tidy.
+			if strings.Contains(string(mod), "golang.org/x/sync") || !strings.Contains(string(out), "no package of the module imports golang.org/x/sync any more: dropped its requirement") {
+				t.Errorf("taskvet -fix printed\n%s\ngo.mod after it:\n%s\nwant the requirement of golang.org/x/sync dropped, and a line that says so", out, mod)
+			}
+			if strings.Contains(string(out), "moves the go line of") {
+				t.Errorf("taskvet -fix printed\n%s\nwant no line about the go line, which stays at %s", out, tc.goLine)
+			}
 			build := exec.Command("go", "build", "./...")
 			build.Dir = dir
 			build.Env = cmd.Env
@@ -92,5 +100,53 @@ func TestFixAddsRequirement(t *testing.T) {
 				t.Errorf("the fixed module does not build: %v\n%s", err, b)
 			}
 		})
+	}
+}
+
+// TestGoLineMove reads the go line of the library's go.mod (here the
+// repository's, as a replace gives it) and says, in one line, what moving
+// the module's go line to it turns on: the loop variables of Go 1.22 only
+// when the line crosses 1.22.
+func TestGoLineMove(t *testing.T) {
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(data), "\ngo ")
+	lib, _, _ := strings.Cut(rest, "\n")
+	for _, tc := range []struct {
+		from  string
+		to    string
+		loops bool
+	}{{"1.21", lib, true}, {"1.22", lib, false}, {"", lib, true}, {lib, "", false}} {
+		m := &mainModule{dir: t.TempDir(), goVersion: tc.from, replaced: true, replaceDir: root}
+		var b strings.Builder
+		to := m.goLineMove(&b)
+		out := b.String()
+		if to != tc.to {
+			t.Errorf("goLineMove() from %q = %q; want %q", tc.from, to, tc.to)
+		}
+		if tc.to == "" {
+			if out != "" {
+				t.Errorf("goLineMove() from %q printed %q; want nothing", tc.from, out)
+			}
+			continue
+		}
+		from := tc.from
+		if from == "" {
+			from = "1.16"
+		}
+		for _, want := range []string{"from " + from + " to " + lib + ": go test runs the vet checks of Go " + lib, "run go mod edit -go=" + lib + " && go vet ./... && go test ./..."} {
+			if !strings.Contains(out, want) {
+				t.Errorf("goLineMove() from %q printed %q; want %q in it", tc.from, out, want)
+			}
+		}
+		if got := strings.Contains(out, "declares new loop variables (Go 1.22)"); got != tc.loops || strings.Count(out, "\n") != 1 {
+			t.Errorf("goLineMove() from %q printed %q; want one line, which names the loop variables: %v", tc.from, out, tc.loops)
+		}
 	}
 }

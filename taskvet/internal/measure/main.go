@@ -1,29 +1,55 @@
 // Command measure runs taskvet -fix on real modules from the module proxy
 // and checks that the migrated code builds and passes its tests.
 //
-// For each module@version (from the command line, or modules.txt beside
-// this file), it copies the module from the module cache (go mod download)
-// into a work directory, points github.com/tasktuple/task at a local
-// checkout of the library by a replace (with -rev, a git archive of that
-// revision), counts the errgroup groups of the production code, runs
-// taskvet -test=false -fix (the tests stay as they are: they are the
-// oracle), counts the groups left, builds the module, and runs the tests
-// of every changed package after the fix and, on the same packages, before
-// it, each time also with -race (-race=false to skip), one package at a
-// time (go test -p 1). A test that passes before and fails after is a bug
-// of the fix.
+// For each module@version (from the command line, from the file -list
+// names, or modules.txt beside this file), it copies the module from the
+// module cache (go mod download) into a work directory, points
+// github.com/tasktuple/task at a local checkout of the library by a
+// replace (with -rev, a git archive of that revision), builds it, counts
+// the errgroup groups of the production code, runs taskvet -test=false
+// -fix (the tests stay as they are: they are the oracle; taskvet adds the
+// requirement of the library itself, and the first build after it may
+// move go.mod's go line, which the row says), counts the groups left and
+// lists taskvet's diagnostics on the fixed code (the reasons of what is
+// left), builds the module again, and runs the tests of every changed
+// package after the fix and, on the same packages, before it (the module
+// as it was, go line included), each time also with -race (-race=false to
+// skip), one package at a time (go test -p 1). A test that passes before
+// and fails after is a bug of the fix. A module that does not build before
+// the fix is measured all the same, and its row says so.
 //
 //	go run ./internal/measure -rev HEAD -out /tmp/measure            # from taskvet/
 //	go run ./internal/measure -core .. -out /tmp/measure github.com/google/ko@v0.19.1
+//	go run ./internal/measure -rev main -taskvet-rev vet -list internal/measure/sample.txt -out /work/measure-out/vet
+//
+// taskvet is built from the module that holds this program, or with
+// -taskvet-rev from a git archive of that revision of its repository (an
+// analyzer on another branch, without touching that branch's worktree).
+// While the file that MEASURE_PAUSE_FILE names exists, it waits before
+// each build and test run (the machine is shared). With -until, it stops
+// at that time: the step running is ended and the rows say what was not
+// finished.
+//
+// With -before-cache DIR, each package's test runs before the fix are kept
+// in DIR and taken from there by a later run on the same module (the
+// module as published, the same toolchain and skip=: only the set of
+// changed packages depends on taskvet); the row's result.json names the
+// runs so taken. To fill it, the packages that hold a group are run before
+// the fix too.
 //
 // It prints a Markdown table, one row per module, and leaves in -out/NAME
-// the fix's diff (fix.diff) and the logs of every step.
+// the fix's diff (fix.diff), the logs of every step and result.json (the
+// row's data; -table prints the table again from those files), and
+// deletes the module's copy (-keep keeps it).
 package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -33,9 +59,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -45,13 +73,68 @@ var defaultModules string
 var (
 	coreFlag    = flag.String("core", "", "the directory of github.com/tasktuple/task to migrate to (default: the repository that holds this program)")
 	revFlag     = flag.String("rev", "", "migrate to this git revision of -core's repository (a git archive of it in -out/core) rather than its working tree")
+	taskvetRev  = flag.String("taskvet-rev", "", "build taskvet from this git revision of the repository that holds this program (a git archive in -out/taskvet-src) rather than from this module")
+	listFlag    = flag.String("list", "", "read the modules from this file (one module@version [skip=REGEXP] a line, # comments) rather than modules.txt")
 	outFlag     = flag.String("out", "", "the work directory (default: a new temporary directory)")
 	timeoutFlag = flag.Duration("timeout", 10*time.Minute, "the go test -timeout of each run")
 	raceFlag    = flag.Bool("race", true, "run the tests again with -race, after the fix and before it")
+	testsFlag   = flag.Bool("tests", true, "run the tests (and go vet) of the changed packages; with -tests=false, only build, fix, build again and count")
+	keepFlag    = flag.Bool("keep", false, "keep each module's copy (-out/NAME/src) after measuring it")
+	untilFlag   = flag.String("until", "", "stop at this time (RFC 3339, or HH:MM in UTC today): the step running is ended, and the modules not finished are reported as such")
+	cacheFlag   = flag.String("before-cache", "", "keep the test runs before the fix in this directory, and take them from it when there (see measure)")
+	tableFlag   = flag.Bool("table", false, "measure nothing: print the table from the result.json files in -out, in the order of the modules")
 )
+
+// ctx ends at -until.
+var ctx = context.Background()
 
 func main() {
 	flag.Parse()
+	mods := flag.Args()
+	if len(mods) == 0 {
+		text := defaultModules
+		if *listFlag != "" {
+			b, err := os.ReadFile(*listFlag)
+			check(err)
+			text = string(b)
+		}
+		for line := range strings.Lines(text) {
+			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+				mods = append(mods, line)
+			}
+		}
+	}
+	if *tableFlag {
+		if *outFlag == "" {
+			fatalf("-table needs -out")
+		}
+		printHeader()
+		for _, mod := range mods {
+			var r result
+			b, err := os.ReadFile(filepath.Join(*outFlag, dirName(strings.Fields(mod)[0]), "result.json"))
+			if err != nil || json.Unmarshal(b, &r) != nil {
+				path, version, _ := strings.Cut(strings.Fields(mod)[0], "@")
+				r = result{Path: path, Version: version, Unfinished: "not measured"}
+			}
+			fmt.Println(r.row())
+		}
+		return
+	}
+	if *untilFlag != "" {
+		t, err := time.Parse(time.RFC3339, *untilFlag)
+		if err != nil {
+			hm, err2 := time.Parse("15:04", *untilFlag)
+			if err2 != nil {
+				fatalf("-until %s: neither RFC 3339 nor HH:MM", *untilFlag)
+			}
+			now := time.Now().UTC()
+			t = time.Date(now.Year(), now.Month(), now.Day(), hm.Hour(), hm.Minute(), 0, 0, time.UTC)
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, t)
+		defer cancel()
+	}
+
 	core := *coreFlag
 	if core == "" {
 		core = filepath.Join("..", "..", "..")
@@ -71,69 +154,145 @@ func main() {
 	check(os.MkdirAll(out, 0o755))
 	if *revFlag != "" {
 		// The library as committed, not as the working tree has it now.
-		hash, err := runStdout(core, nil, "git", "rev-parse", "--verify", *revFlag+"^{commit}")
-		if err != nil {
-			fatalf("-rev %s: not a commit of %s", *revFlag, core)
-		}
-		dir := filepath.Join(out, "core")
-		check(os.RemoveAll(dir))
-		check(os.MkdirAll(dir, 0o755))
-		tar := filepath.Join(out, "core.tar")
-		run(core, nil, "git", "archive", "-o", tar, strings.TrimSpace(string(hash)))
-		run(dir, nil, "tar", "-xf", tar)
-		fmt.Fprintf(os.Stderr, "measure: library at %s (%s)\n", *revFlag, strings.TrimSpace(string(hash)))
-		core = dir
+		hash := archive(core, *revFlag, filepath.Join(out, "core"), filepath.Join(out, "core.tar"))
+		fmt.Fprintf(os.Stderr, "measure: library at %s (%s)\n", *revFlag, hash)
+		core = filepath.Join(out, "core")
 	}
 
-	// taskvet itself, from the module that holds this program.
+	// taskvet itself, from the module that holds this program, or from a
+	// revision of its repository.
 	taskvet := filepath.Join(out, "taskvet")
-	run(".", nil, "go", "build", "-o", taskvet, "../../cmd/taskvet")
-
-	mods := flag.Args()
-	if len(mods) == 0 {
-		for line := range strings.Lines(defaultModules) {
-			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-				mods = append(mods, line)
-			}
-		}
+	taskvetSrc := filepath.Join("..", "..")
+	if *taskvetRev != "" {
+		dir := filepath.Join(out, "taskvet-src")
+		hash := archive(".", *taskvetRev, dir, filepath.Join(out, "taskvet-src.tar"))
+		fmt.Fprintf(os.Stderr, "measure: taskvet at %s (%s)\n", *taskvetRev, hash)
+		taskvetSrc = filepath.Join(dir, "taskvet")
 	}
-	fmt.Println("| module | version | errgroup sites (production) | migrated | diagnostics without a fix | packages changed | build | tests after the fix (pass/fail) | failing before too | -race after (pass/fail) | -race failing before too | regressions |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
+	run(taskvetSrc, []string{"GOWORK=off"}, "go", "build", "-o", taskvet, "./cmd/taskvet")
+
+	printHeader()
 	for _, mod := range mods {
-		r := measure(mod, core, out, taskvet)
+		var r *result
+		if ctx.Err() != nil {
+			path, version, _ := strings.Cut(strings.Fields(mod)[0], "@")
+			r = &result{Path: path, Version: version, Unfinished: "not started before -until"}
+		} else {
+			r = measure(mod, core, out, taskvet)
+		}
 		fmt.Println(r.row())
 	}
 	fmt.Fprintf(os.Stderr, "measure: logs and diffs in %s\n", out)
 }
 
+// archive extracts the tree of revision rev of the git repository that
+// holds dir into to, and returns the commit's hash.
+func archive(dir, rev, to, tar string) string {
+	hash, err := runStdout(dir, nil, "git", "rev-parse", "--verify", rev+"^{commit}")
+	if err != nil {
+		fatalf("%s: not a commit of the repository of %s", rev, dir)
+	}
+	h := strings.TrimSpace(string(hash))
+	check(os.RemoveAll(to))
+	check(os.MkdirAll(to, 0o755))
+	top, err := runStdout(dir, nil, "git", "rev-parse", "--show-toplevel")
+	check(err)
+	run(strings.TrimSpace(string(top)), nil, "git", "archive", "-o", tar, h)
+	run(to, nil, "tar", "-xf", tar)
+	return h
+}
+
+func printHeader() {
+	fmt.Println("| module | version | errgroup sites (production) | migrated | left, with taskvet's reasons | packages changed | build before | build after | go line | tests before (pass/fail) | tests after (pass/fail) | -race before (pass/fail) | -race after (pass/fail) | regressions |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+}
+
 // A result is the measurement of one module.
 type result struct {
-	path, version   string
-	sites           int
-	migrated, nofix int
-	changed         []string // packages
-	build           string
-	passAfter       int
-	failAfter       []string
-	failBefore      []string
-	racePass        int
-	raceFailAfter   []string
-	raceFailBefore  []string
-	raceRun         bool
-	regressions     []string
-	err             string
+	Path, Version   string
+	Sites           int
+	SitePos         []string     // file:line of each site before the fix
+	LeftPos         []string     // and after it
+	Migrated, Nofix int          // groups removed; diagnostics without a fix before it
+	Left            []diagnostic // errgroupfix's diagnostics on the fixed code
+	Others          []diagnostic // the other analyzers' on the fixed code
+	Changed         []string     // packages
+	BuildBefore     string
+	Build           string
+	GoBefore        string // go.mod's go line before the fix (as published)
+	GoAfter         string // and after the fix and a build
+	PassBefore      int
+	PassAfter       int
+	FailAfter       []string
+	FailBefore      []string
+	RacePassBefore  int
+	RacePass        int
+	RaceFailAfter   []string
+	RaceFailBefore  []string
+	RaceRun         bool
+	BeforeCached    []string // runs before the fix taken from -before-cache
+	TestsRun        bool
+	Regressions     []string
+	Err             string
+	Notes           []string
+	Unfinished      string
+	Seconds         int
+}
+
+// A diagnostic is one of taskvet -json's.
+type diagnostic struct {
+	Analyzer, Posn, Message string
+	Fix                     bool
 }
 
 func (r *result) row() string {
-	if r.err != "" {
-		return fmt.Sprintf("| %s | %s | %d | | | | %s | | | | | |", r.path, r.version, r.sites, r.err)
+	if r.Err != "" || r.Unfinished != "" {
+		msg := r.Err
+		if r.Unfinished != "" {
+			msg = "not finished: " + r.Unfinished
+		}
+		return fmt.Sprintf("| %s | %s | %d | | | | %s | %s | %s | | | | | %s |", r.Path, r.Version, r.Sites, r.BuildBefore, r.Build, r.goLine(), msg)
 	}
-	race, raceBefore := "not run", ""
-	if r.raceRun {
-		race, raceBefore = fmt.Sprintf("%d/%d", r.racePass, len(r.raceFailAfter)), fmt.Sprint(len(r.raceFailBefore))
+	left := fmt.Sprint(r.Sites - r.Migrated)
+	if len(r.Left) > 0 {
+		var reasons []string
+		for _, d := range r.Left {
+			reasons = append(reasons, fmt.Sprintf("%s: %s", shortPosn(d.Posn), d.Message))
+		}
+		left += " (" + strings.Join(reasons, "; ") + ")"
 	}
-	return fmt.Sprintf("| %s | %s | %d | %d | %d | %d | %s | %d/%d | %d | %s | %s | %s |", r.path, r.version, r.sites, r.migrated, r.nofix,
-		len(r.changed), r.build, r.passAfter, len(r.failAfter), len(r.failBefore), race, raceBefore, listOrNone(r.regressions))
+	tests := func(pass int, fail []string) string {
+		if !r.TestsRun {
+			return "not run"
+		}
+		return fmt.Sprintf("%d/%d", pass, len(fail))
+	}
+	race, raceBefore := "not run", "not run"
+	if r.RaceRun {
+		race, raceBefore = tests(r.RacePass, r.RaceFailAfter), tests(r.RacePassBefore, r.RaceFailBefore)
+	}
+	return fmt.Sprintf("| %s | %s | %d | %d | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |", r.Path, r.Version, r.Sites, r.Migrated, left,
+		len(r.Changed), r.BuildBefore, r.Build, r.goLine(), tests(r.PassBefore, r.FailBefore), tests(r.PassAfter, r.FailAfter), raceBefore, race, listOrNone(r.Regressions))
+}
+
+func (r *result) goLine() string {
+	if r.GoBefore == r.GoAfter || r.GoAfter == "" {
+		return r.GoBefore + ", unchanged"
+	}
+	return r.GoBefore + " → " + r.GoAfter
+}
+
+// shortPosn keeps the path inside the module and the line.
+func shortPosn(posn string) string {
+	if i := strings.Index(posn, "/src/"); i >= 0 {
+		posn = posn[i+len("/src/"):]
+	}
+	if i := strings.LastIndex(posn, ":"); i > 0 {
+		if _, err := strconv.Atoi(posn[i+1:]); err == nil {
+			posn = posn[:i] // the column
+		}
+	}
+	return posn
 }
 
 func listOrNone(s []string) string {
@@ -147,7 +306,15 @@ func listOrNone(s []string) string {
 // dependencies resolved as needed, this toolchain.
 var env = []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}
 
+func dirName(mod string) string {
+	return strings.NewReplacer("/", "_", "@", "_").Replace(mod)
+}
+
+// errDeadline ends a module's measurement at -until.
+var errDeadline = errors.New("stopped at -until")
+
 func measure(line, core, out, taskvet string) (r *result) {
+	start := time.Now()
 	// module@version, and optionally skip=REGEXP: tests to leave out (go
 	// test -skip), as they need the network and fail (or hang until the
 	// timeout) before the fix as after it.
@@ -159,52 +326,149 @@ func measure(line, core, out, taskvet string) (r *result) {
 		}
 	}
 	path, version, _ := strings.Cut(mod, "@")
-	r = &result{path: path, version: version}
-	name := strings.NewReplacer("/", "_", "@", "_").Replace(mod)
-	logs := filepath.Join(out, name)
+	r = &result{Path: path, Version: version}
+	logs := filepath.Join(out, dirName(mod))
 	check(os.RemoveAll(logs))
 	check(os.MkdirAll(logs, 0o755))
 	logf := func(step string, data []byte) {
-		check(os.WriteFile(filepath.Join(logs, step+".log"), data, 0o644))
+		name := strings.NewReplacer("/", "_", " ", "_").Replace(step)
+		check(os.WriteFile(filepath.Join(logs, name+".log"), data, 0o644))
+	}
+	work := filepath.Join(logs, "src")
+	step := "download"
+	defer func() {
+		if e := recover(); e != nil {
+			if e != errDeadline {
+				panic(e)
+			}
+			r.Unfinished = "stopped by -until during " + step
+		}
+		r.Seconds = int(time.Since(start).Seconds())
+		b, _ := json.MarshalIndent(r, "", "\t")
+		check(os.WriteFile(filepath.Join(logs, "result.json"), b, 0o644))
+		if !*keepFlag {
+			os.RemoveAll(work)
+		}
+		fmt.Fprintf(os.Stderr, "measure: %s: %ds\n", mod, r.Seconds)
+	}()
+	// heavy runs a build or a test run, after waiting while the pause file
+	// exists; at -until it ends the module.
+	heavy := func(name string, dir string, extra []string, args ...any) ([]byte, error) {
+		step = name
+		pause()
+		if ctx.Err() != nil {
+			panic(errDeadline)
+		}
+		fmt.Fprintf(os.Stderr, "measure: %s: %s\n", mod, name)
+		// The arguments, and optionally a *bytes.Buffer last: the error
+		// output goes there, and the output returned is the standard one.
+		var strs []string
+		var stderr *bytes.Buffer
+		for _, a := range args {
+			switch a := a.(type) {
+			case string:
+				strs = append(strs, a)
+			case []string:
+				strs = append(strs, a...)
+			case *bytes.Buffer:
+				stderr = a
+			}
+		}
+		var b []byte
+		var err error
+		if stderr != nil {
+			cmd := command(dir, extra, strs...)
+			cmd.Stderr = stderr
+			b, err = cmd.Output()
+		} else {
+			b, err = runOut(dir, extra, strs...)
+		}
+		if ctx.Err() != nil {
+			logf(name, b)
+			panic(errDeadline)
+		}
+		return b, err
 	}
 
 	// The module's source, writable, in a git repository of its own.
-	dl, err := runOut(out, nil, "go", "mod", "download", "-json", mod)
+	dl, err := runOut(out, []string{"GOWORK=off"}, "go", "mod", "download", "-json", mod)
 	if err != nil {
-		r.err = "download failed"
+		r.Err = "download failed"
 		logf("download", dl)
 		return r
 	}
 	var info struct{ Dir, Version string }
 	check(json.Unmarshal(dl, &info))
-	r.version = info.Version
-	work := filepath.Join(logs, "src")
+	r.Version = info.Version
 	run(out, nil, "cp", "-r", info.Dir, work)
 	run(out, nil, "chmod", "-R", "u+w", work)
-	run(work, env, "go", "mod", "edit", "-require=github.com/tasktuple/task@v0.0.0", "-replace=github.com/tasktuple/task="+core)
-	if b, err := runOut(work, env, "go", "build", "./..."); err != nil {
-		logf("build-before", b)
-		r.err = "does not build before the fix"
+	if _, err := os.Stat(filepath.Join(work, "go.mod")); err != nil {
+		// A module published without go.mod (+incompatible) that keeps
+		// its requirements in vendor.mod: its own scripts make go.mod a
+		// link to vendor.mod (and go.sum to vendor.sum) to build.
+		if _, err := os.Stat(filepath.Join(work, "vendor.mod")); err != nil {
+			r.Err = "no go.mod (nor vendor.mod)"
+			return r
+		}
+		run(work, nil, "cp", "vendor.mod", "go.mod")
+		if _, err := os.Stat(filepath.Join(work, "vendor.sum")); err == nil {
+			run(work, nil, "cp", "vendor.sum", "go.sum")
+		}
+		r.Notes = append(r.Notes, "no go.mod: built with vendor.mod and vendor.sum copied to go.mod and go.sum, as its scripts/with-go-mod.sh does")
+	}
+	r.GoBefore = goLine(work)
+	// Only the replace: taskvet -fix adds the requirement, as it would for
+	// a user, and the tests before the fix run on the module as published.
+	if b, err := runOut(work, env, "go", "mod", "edit", "-replace=github.com/tasktuple/task="+core); err != nil {
+		logf("replace", b)
+		r.Err = "go mod edit -replace failed"
 		return r
+	}
+	r.BuildBefore = "ok"
+	buildBefore, err := heavy("build-before", work, env, "go", "build", "./...")
+	logf("build-before", buildBefore)
+	if err != nil {
+		// A module of a repository of several modules may replace its
+		// siblings by their directories (../sdk), which its zip does not
+		// hold. Without those replaces the versions it requires come from
+		// the proxy, as when it is a dependency.
+		if drops := localReplaces(work); len(drops) > 0 {
+			args := []string{"go", "mod", "edit"}
+			for _, d := range drops {
+				args = append(args, "-dropreplace="+d)
+			}
+			run(work, env, args...)
+			r.Notes = append(r.Notes, "its go.mod replaces modules by directories outside its zip ("+strings.Join(drops, ", ")+"): built with those replaces dropped, the versions it requires from the proxy")
+			logf("build-before-with-replaces", buildBefore)
+			buildBefore, err = heavy("build-before", work, env, "go", "build", "./...")
+			logf("build-before", buildBefore)
+		}
+	}
+	if err != nil {
+		r.BuildBefore = "FAILS: " + buildFailure(buildBefore)
 	}
 	run(work, nil, "git", "init", "-q")
 	run(work, nil, "git", "add", "-A")
 	run(work, []string{"GIT_AUTHOR_NAME=m", "GIT_AUTHOR_EMAIL=m@m", "GIT_COMMITTER_NAME=m", "GIT_COMMITTER_EMAIL=m@m"}, "git", "commit", "-q", "-m", "pristine")
 
-	r.sites = countSites(work)
+	r.SitePos = sites(work)
+	r.Sites = len(r.SitePos)
 
 	// The diagnostics, then the fix, which runs as many passes as it needs
 	// (fixes that edit the same line are applied one pass after the
 	// other) and then prints what is left.
-	js, _ := runStdout(work, env, taskvet, "-test=false", "-json", "-errgroupfix", "./...")
+	js, _ := heavy("diagnostics", work, env, taskvet, "-test=false", "-json", "-errgroupfix", "./...")
 	logf("diagnostics", js)
-	_, r.nofix = countDiagnostics(js)
-	fixLog, _ := runOut(work, env, taskvet, "-test=false", "-fix", "-errgroupfix", "./...")
+	for _, d := range diagnostics(js) {
+		if d.Analyzer == "errgroupfix" && !d.Fix {
+			r.Nofix++
+		}
+	}
+	fixLog, _ := heavy("fix", work, env, taskvet, "-test=false", "-fix", "-errgroupfix", "./...")
 	logf("fix", fixLog)
 	// Migrated: the groups that the fixes removed.
-	r.migrated = r.sites - countSites(work)
-	diff, _ := runOut(work, nil, "git", "diff")
-	check(os.WriteFile(filepath.Join(logs, "fix.diff"), diff, 0o644))
+	r.LeftPos = sites(work)
+	r.Migrated = r.Sites - len(r.LeftPos)
 	names, _ := runOut(work, nil, "git", "diff", "--name-only", "--", "*.go")
 	seen := map[string]bool{}
 	for line := range strings.Lines(string(names)) {
@@ -212,77 +476,218 @@ func measure(line, core, out, taskvet string) (r *result) {
 			pkg := "./" + filepath.ToSlash(filepath.Dir(line))
 			if !seen[pkg] {
 				seen[pkg] = true
-				r.changed = append(r.changed, pkg)
+				r.Changed = append(r.Changed, pkg)
 			}
 		}
 	}
-	slices.Sort(r.changed)
-	if b, err := runOut(work, env, "go", "build", "./..."); err != nil {
-		logf("build", b)
-		r.build = "FAILS"
+	slices.Sort(r.Changed)
+	b, err := heavy("build", work, env, "go", "build", "./...")
+	logf("build", b)
+	r.GoAfter = goLine(work)
+	diff, _ := runOut(work, nil, "git", "diff")
+	check(os.WriteFile(filepath.Join(logs, "fix.diff"), diff, 0o644))
+	r.Build = "ok"
+	if err != nil {
+		r.Build = "FAILS: " + buildFailure(b)
+		if r.BuildBefore != "ok" {
+			if slices.Equal(failedPackages(b), failedPackages(buildBefore)) {
+				r.Build += " (the same packages as before)"
+			}
+		}
+	}
+	// What is left, and why: taskvet on the fixed code.
+	// (With -json the diagnostics are on the standard output; the lines
+	// of files the build leaves out, "not analyzed", on the error output.)
+	var stderr bytes.Buffer
+	js, _ = heavy("diagnostics-after", work, env, taskvet, "-test=false", "-json", "-errgroupfix", "./...", &stderr)
+	logf("diagnostics-after", js)
+	logf("diagnostics-after-stderr", stderr.Bytes())
+	for line := range strings.Lines(stderr.String()) {
+		if posn, msg, ok := strings.Cut(strings.TrimSpace(line), ": "); ok && strings.Contains(msg, "not analyzed") {
+			r.Left = append(r.Left, diagnostic{Analyzer: "taskvet", Posn: posn, Message: msg})
+		}
+	}
+	for _, d := range diagnostics(js) {
+		if d.Analyzer == "errgroupfix" {
+			r.Left = append(r.Left, d)
+		} else {
+			r.Others = append(r.Others, d)
+		}
+	}
+	if len(r.Changed) == 0 {
 		return r
 	}
-	r.build = "ok"
-	if len(r.changed) == 0 {
+	if !*testsFlag {
+		r.Notes = append(r.Notes, "tests not run (-tests=false)")
 		return r
 	}
-	if b, err := runOut(work, env, append([]string{"go", "vet"}, r.changed...)...); err != nil {
+	if b, err := heavy("vet", work, env, append([]string{"go", "vet"}, r.Changed...)); err != nil {
 		logf("vet", b)
-		r.build = "ok, vet fails"
+		r.Build += ", vet fails"
 	}
 
 	// The tests of the changed packages, after the fix, then before; then
-	// the same with -race. One package at a time (-p 1): the machine is
-	// shared.
+	// the same with -race. One package at a time (-p 1, and one go test
+	// a package): the machine is shared.
 	testArgs := []string{"go", "test", "-p", "1", "-count=1", "-json", "-timeout", timeoutFlag.String()}
 	if skip != "" {
 		testArgs = append(testArgs, "-skip", skip)
 	}
 	raceArgs := append(slices.Clone(testArgs[:2]), append([]string{"-race"}, testArgs[2:]...)...)
-	testArgs = append(testArgs, r.changed...)
-	raceArgs = append(raceArgs, r.changed...)
-	after, _ := runOut(work, env, testArgs...)
-	logf("test-after", after)
-	var raceAfter []byte
-	if *raceFlag {
-		raceAfter, _ = runOut(work, env, raceArgs...)
-		logf("test-race-after", raceAfter)
+	r.TestsRun = true
+	r.RaceRun = *raceFlag
+	type runKind struct {
+		name string
+		args []string
+		race bool
 	}
-	run(work, nil, "git", "stash", "-q")
-	before, _ := runOut(work, env, testArgs...)
-	logf("test-before", before)
-	var raceBefore []byte
+	kinds := []runKind{{"test", testArgs, false}}
 	if *raceFlag {
-		raceBefore, _ = runOut(work, env, raceArgs...)
-		logf("test-race-before", raceBefore)
+		kinds = append(kinds, runKind{"test-race", raceArgs, true})
 	}
-	run(work, nil, "git", "stash", "pop", "-q")
-	passA, failA := testResults(after)
-	_, failB := testResults(before)
-	r.passAfter, r.failAfter, r.failBefore = passA, failA, failB
-	for _, f := range failA {
-		if !slices.Contains(failB, f) {
-			r.regressions = append(r.regressions, f)
+	results := map[string][]byte{} // by kind and when
+	for _, k := range kinds {
+		var all []byte
+		for _, pkg := range r.Changed {
+			b, err := heavy(k.name+"-after "+pkg, work, env, append(slices.Clone(k.args), pkg))
+			all = append(all, noRun(pkg, b, err)...)
+		}
+		logf(k.name+"-after", all)
+		results[k.name+"-after"] = all
+	}
+	// Before the fix: the module as published. With -before-cache, the
+	// runs of a package before the fix are kept, and taken again by a
+	// later measurement of the same module (the same code, the same
+	// toolchain: only which packages the fix changes differs); the packages
+	// that hold a group are run too, to fill the cache for such a run.
+	run(work, nil, "git", "stash", "-q", "-u")
+	defer runOut(work, nil, "git", "stash", "pop", "-q")
+	beforePkgs := r.Changed
+	if *cacheFlag != "" {
+		for _, p := range r.SitePos {
+			file, _, _ := strings.Cut(p, ":")
+			beforePkgs = append(beforePkgs, "./"+filepath.ToSlash(filepath.Dir(file)))
+		}
+		beforePkgs = slices.Compact(slices.Sorted(slices.Values(beforePkgs)))
+	}
+	for _, k := range kinds {
+		var all []byte
+		for _, pkg := range beforePkgs {
+			var cache string
+			if *cacheFlag != "" {
+				cache = filepath.Join(*cacheFlag, dirName(mod), fmt.Sprintf("%s.%s.skip=%q.json", strings.ReplaceAll(pkg, "/", "_"), k.name, skip))
+				if b, err := os.ReadFile(cache); err == nil {
+					if slices.Contains(r.Changed, pkg) {
+						r.BeforeCached = append(r.BeforeCached, k.name+" "+pkg)
+						all = append(all, b...)
+					}
+					continue
+				}
+			}
+			b, err := heavy(k.name+"-before "+pkg, work, env, append(slices.Clone(k.args), pkg))
+			b = noRun(pkg, b, err)
+			if cache != "" {
+				check(os.MkdirAll(filepath.Dir(cache), 0o755))
+				check(os.WriteFile(cache, b, 0o644))
+			}
+			if slices.Contains(r.Changed, pkg) {
+				all = append(all, b...)
+			}
+		}
+		logf(k.name+"-before", all)
+		results[k.name+"-before"] = all
+	}
+	r.PassAfter, r.FailAfter = testResults(results["test-after"])
+	r.PassBefore, r.FailBefore = testResults(results["test-before"])
+	for _, f := range r.FailAfter {
+		if !slices.Contains(r.FailBefore, f) {
+			r.Regressions = append(r.Regressions, f)
 		}
 	}
 	if *raceFlag {
-		r.raceRun = true
-		r.racePass, r.raceFailAfter = testResults(raceAfter)
-		_, r.raceFailBefore = testResults(raceBefore)
-		for _, f := range r.raceFailAfter {
-			if !slices.Contains(r.raceFailBefore, f) {
-				r.regressions = append(r.regressions, f+" (-race)")
+		r.RacePass, r.RaceFailAfter = testResults(results["test-race-after"])
+		r.RacePassBefore, r.RaceFailBefore = testResults(results["test-race-before"])
+		for _, f := range r.RaceFailAfter {
+			if !slices.Contains(r.RaceFailBefore, f) {
+				r.Regressions = append(r.Regressions, f+" (-race)")
 			}
 		}
 	}
 	return r
 }
 
-// countSites counts the errgroup groups that the production code (not
-// tests, testdata or vendor) makes or declares: WithContext calls, zero
-// Groups (var, literal, new) and fields of type errgroup.Group.
-func countSites(dir string) int {
-	n := 0
+// localReplaces lists the modules that go.mod replaces by a directory
+// outside dir.
+func localReplaces(dir string) []string {
+	js, err := runStdout(dir, env, "go", "mod", "edit", "-json")
+	if err != nil {
+		return nil
+	}
+	var f struct {
+		Replace []struct {
+			Old, New struct{ Path, Version string }
+		}
+	}
+	if json.Unmarshal(js, &f) != nil {
+		return nil
+	}
+	var drops []string
+	for _, r := range f.Replace {
+		if r.New.Version != "" || !(strings.HasPrefix(r.New.Path, "./") || strings.HasPrefix(r.New.Path, "../")) {
+			continue
+		}
+		if rel, err := filepath.Rel(dir, filepath.Join(dir, r.New.Path)); err == nil && !strings.HasPrefix(rel, "..") {
+			continue // inside the module's copy
+		}
+		old := r.Old.Path
+		if r.Old.Version != "" {
+			old += "@" + r.Old.Version
+		}
+		drops = append(drops, old)
+	}
+	return drops
+}
+
+// goLine returns the go line of the module's go.mod.
+func goLine(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return "?"
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "go "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "none"
+}
+
+var failedPkg = regexp.MustCompile(`(?m)^# (\S+)`)
+
+// failedPackages lists the packages that a go build's output names.
+func failedPackages(out []byte) []string {
+	var pkgs []string
+	for _, m := range failedPkg.FindAllSubmatch(out, -1) {
+		pkgs = append(pkgs, string(m[1]))
+	}
+	slices.Sort(pkgs)
+	return slices.Compact(pkgs)
+}
+
+// buildFailure sums up a failed build: the packages, or its first line.
+func buildFailure(out []byte) string {
+	if pkgs := failedPackages(out); len(pkgs) > 0 {
+		return strings.Join(pkgs, ", ")
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return line
+}
+
+// sites lists (file:line) the errgroup groups that the production code
+// (not tests, testdata or vendor) makes or declares: WithContext calls,
+// zero Groups (var, literal, new) and fields of type errgroup.Group.
+func sites(dir string) []string {
+	var pos []string
 	fset := token.NewFileSet()
 	check(filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -314,6 +719,12 @@ func countSites(dir string) int {
 		if name == "" {
 			return nil
 		}
+		rel, _ := filepath.Rel(dir, path)
+		add := func(n ast.Node, k int) {
+			for range k {
+				pos = append(pos, fmt.Sprintf("%s:%d", filepath.ToSlash(rel), fset.Position(n.Pos()).Line))
+			}
+		}
 		isGroup := func(e ast.Expr) bool {
 			if s, ok := e.(*ast.StarExpr); ok {
 				e = s.X
@@ -330,27 +741,27 @@ func countSites(dir string) int {
 			case *ast.CallExpr:
 				if sel, ok := node.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "WithContext" {
 					if id, ok := sel.X.(*ast.Ident); ok && id.Name == name {
-						n++
+						add(node, 1)
 					}
 				}
 				if id, ok := node.Fun.(*ast.Ident); ok && id.Name == "new" && len(node.Args) == 1 && isGroup(node.Args[0]) {
-					n++
+					add(node, 1)
 				}
 			case *ast.CompositeLit:
 				if isGroup(node.Type) {
-					n++
+					add(node, 1)
 				}
 			case *ast.ValueSpec:
 				if node.Type != nil && isGroup(node.Type) && len(node.Values) == 0 {
 					if _, ptr := node.Type.(*ast.StarExpr); !ptr {
-						n += len(node.Names)
+						add(node, len(node.Names))
 					}
 				}
 			case *ast.StructType:
 				// A component that owns a group.
 				for _, fld := range node.Fields.List {
 					if isGroup(fld.Type) {
-						n += max(1, len(fld.Names))
+						add(fld, max(1, len(fld.Names)))
 					}
 				}
 			}
@@ -358,42 +769,65 @@ func countSites(dir string) int {
 		})
 		return nil
 	}))
-	return n
+	return pos
 }
 
-// countDiagnostics counts errgroupfix's diagnostics in taskvet -json
-// output: with a fix, and without.
-func countDiagnostics(js []byte) (fixes, nofix int) {
+// diagnostics reads taskvet -json's output: one object per package,
+// {"pkg": {"analyzer": [diag, ...]}} (or {"error": ...} for an analyzer
+// that failed, which is reported as a diagnostic of "error").
+func diagnostics(js []byte) []diagnostic {
 	type diag struct {
-		Fixes []json.RawMessage `json:"suggested_fixes"`
+		Posn    string            `json:"posn"`
+		Message string            `json:"message"`
+		Fixes   []json.RawMessage `json:"suggested_fixes"`
 	}
-	// taskvet -json prints one object per package:
-	// {"pkg": {"errgroupfix": [diag, ...]}}
+	var all []diagnostic
 	dec := json.NewDecoder(strings.NewReader(string(js)))
 	for {
 		var m map[string]map[string]json.RawMessage
 		if err := dec.Decode(&m); err != nil {
 			break
 		}
-		for _, byAnalyzer := range m {
-			raw, ok := byAnalyzer["errgroupfix"]
-			if !ok {
-				continue
-			}
-			var ds []diag
-			if json.Unmarshal(raw, &ds) != nil {
-				continue
-			}
-			for _, d := range ds {
-				if len(d.Fixes) > 0 {
-					fixes++
-				} else {
-					nofix++
+		for pkg, byAnalyzer := range m {
+			for analyzer, raw := range byAnalyzer {
+				var ds []diag
+				if json.Unmarshal(raw, &ds) != nil {
+					var e struct{ Error string }
+					if json.Unmarshal(raw, &e) == nil && e.Error != "" {
+						all = append(all, diagnostic{Analyzer: "error", Posn: pkg, Message: analyzer + ": " + e.Error})
+					}
+					continue
+				}
+				for _, d := range ds {
+					all = append(all, diagnostic{Analyzer: analyzer, Posn: d.Posn, Message: d.Message, Fix: len(d.Fixes) > 0})
 				}
 			}
 		}
 	}
-	return fixes, nofix
+	slices.SortFunc(all, func(a, b diagnostic) int { return strings.Compare(a.Posn, b.Posn) })
+	return all
+}
+
+// noRun adds to a go test -json output that failed without a result for
+// any package (go.mod that does not parse, a package that does not load)
+// a failure of the package, named by the first line of the output: a test
+// run that could not start fails, and a run that starts before the fix and
+// not after it is a regression.
+func noRun(pkg string, out []byte, err error) []byte {
+	if err == nil {
+		return out
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	for sc.Scan() {
+		var ev struct{ Action, Test string }
+		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Test == "" && (ev.Action == "pass" || ev.Action == "fail" || ev.Action == "skip") {
+			return out
+		}
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	ev, _ := json.Marshal(struct{ Action, Package string }{"fail", pkg + " [go test did not run: " + line + "]"})
+	return append(append(out, '\n'), ev...)
 }
 
 // testResults returns the number of tests that passed and the names of
@@ -419,25 +853,47 @@ func testResults(js []byte) (pass int, fail []string) {
 	return pass, fail
 }
 
+// pause waits while the file that MEASURE_PAUSE_FILE names exists.
+func pause() {
+	file := os.Getenv("MEASURE_PAUSE_FILE")
+	if file == "" {
+		return
+	}
+	for said := false; ; said = true {
+		if _, err := os.Stat(file); err != nil {
+			return
+		}
+		if !said {
+			fmt.Fprintf(os.Stderr, "measure: %s exists, waiting\n", file)
+		}
+		time.Sleep(30 * time.Second)
+	}
+}
+
 func run(dir string, extra []string, args ...string) {
 	if b, err := runOut(dir, extra, args...); err != nil {
 		fatalf("%s: %v\n%s", strings.Join(args, " "), err, b)
 	}
 }
 
-func runOut(dir string, extra []string, args ...string) ([]byte, error) {
-	cmd := exec.Command(args[0], args[1:]...)
+// command makes a command that -until ends, with its children (go test's
+// test binaries).
+func command(dir string, extra []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), extra...)
-	return cmd.CombinedOutput()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	return cmd
+}
+
+func runOut(dir string, extra []string, args ...string) ([]byte, error) {
+	return command(dir, extra, args...).CombinedOutput()
 }
 
 // runStdout runs the command and returns its standard output only.
 func runStdout(dir string, extra []string, args ...string) ([]byte, error) {
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), extra...)
-	return cmd.Output()
+	return command(dir, extra, args...).Output()
 }
 
 func check(err error) {

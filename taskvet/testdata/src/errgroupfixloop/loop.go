@@ -355,7 +355,7 @@ func negativeLimit(ctx context.Context, items []Item) error {
 
 // SetLimit(0) blocks every Go: not a limit to carry over.
 func zeroLimit(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `errgroup group \(g\) not migrated: limited to 0 \(SetLimit\(0\) blocks every Go; task panics\); call SetLimit once, with a nonzero limit`
 	g.SetLimit(0)
 	for _, it := range items {
 		g.Go(func() error { return process(ctx, it) })

@@ -161,17 +161,17 @@ func (b *batch) run(ctx context.Context) error {
 // A zero Group field whose Go and Wait are in different methods: no fix,
 // a diagnostic.
 type pool struct {
-	g errgroup.Group // want `errgroup group in a field \(g\): no fix, Go and Wait in different functions \(add, wait\)`
+	g errgroup.Group // want `errgroup group in a field \(g\) not migrated: given children in add, which does not make the group first, so a Go may follow the Wait: errgroup then starts a new round.*; if no Go can follow the Wait, make the field a \*task.Group by hand`
 }
 
 func (p *pool) add(it Item) { p.g.Go(func() error { return process(context.Background(), it) }) }
 func (p *pool) wait() error { return p.g.Wait() }
 
-// Near misses: nothing reported.
+// Near misses: no fix, and a diagnostic that says why.
 
 // A Go after the Wait: errgroup runs it unwaited, task panics.
 func goAfterWait(ctx context.Context, items []Item) error {
-	var g errgroup.Group
+	var g errgroup.Group // want `errgroup group \(g\) not migrated: given a child after its Wait \(inplace.go:176\), which panics in task.*; make a new group for each round of Go calls`
 	g.Go(work)
 	err := g.Wait()
 	for _, it := range items {
@@ -182,7 +182,7 @@ func goAfterWait(ctx context.Context, items []Item) error {
 
 // Waited for in a loop that gives it children again.
 func loopWait(items [][]Item) error {
-	var g errgroup.Group
+	var g errgroup.Group // want `errgroup group \(g\) not migrated: waited for in a loop that gives it children again`
 	for _, batch := range items {
 		for _, it := range batch {
 			g.Go(func() error { return process(context.Background(), it) })
@@ -196,7 +196,7 @@ func loopWait(items [][]Item) error {
 
 // Passed to a function of another package.
 func passedAway(ctx context.Context) error {
-	g, ctx := errgroup.WithContext(ctx)
+	g, ctx := errgroup.WithContext(ctx) // want `errgroup group \(g\) not migrated: the group is passed to consume \(inplace.go:201\); keep the group in this package's local variables`
 	g.Go(func() error { return process(ctx, Item{}) })
 	consume(g)
 	return g.Wait()
@@ -253,7 +253,7 @@ func worker(ctx context.Context, pending <-chan Item) error {
 // The same wait followed by a continue: the loop gives the group children
 // after it.
 func workerAgain(ctx context.Context, pending <-chan Item) error {
-	eg, ctx := errgroup.WithContext(ctx)
+	eg, ctx := errgroup.WithContext(ctx) // want `errgroup group \(eg\) not migrated: given a child after its Wait`
 	for {
 		select {
 		case <-ctx.Done():

@@ -50,9 +50,10 @@ func factory(ctx context.Context, sem chan struct{}, items []Item) error {
 	return eg.Wait()
 }
 
-// A factory that returns a function made elsewhere: no fix.
+// A factory that returns a function made elsewhere: its call stays where
+// it was, evaluated at the Go, in a variable of its own.
 func factoryOther(ctx context.Context, items []Item) error {
-	eg, egCtx := errgroup.WithContext(ctx)
+	eg, egCtx := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll`
 	for _, item := range items {
 		eg.Go(func(it Item) func() error {
 			f := func() error { return process(egCtx, it) }
