@@ -161,11 +161,15 @@ func (c *call) report() report {
 
 // emptyReport names the call and its arguments in a report.
 func (c *call) emptyReport() report {
+	return newReport(c.name(), kindNames[c.kind].arg)
+}
+
+// name is the call's name in errors: "Run3", "Map".
+func (c *call) name() string {
 	if c.kind == kindRunN {
-		return newReport(runNames[len(c.outs)], "f")
+		return runNames[len(c.outs)]
 	}
-	n := kindNames[c.kind]
-	return newReport(n.call, n.arg)
+	return kindNames[c.kind].call
 }
 
 // initKind prepares c for a call of kind whose outcomes go to outs, tells

@@ -1,3 +1,5 @@
+//go:build go1.25
+
 package task
 
 import (
@@ -127,9 +129,6 @@ func TestFirstErrorNamed(t *testing.T) {
 		t.Fatalf("Run2 of a Named function: err = %v, want errFirst without the name", err)
 	}
 }
-
-// okInt succeeds at once.
-func okInt(context.Context) (int, error) { return 1, nil }
 
 func TestFirstErrorScopeBody(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

@@ -1,3 +1,3 @@
 module github.com/tasktuple/task
 
-go 1.26
+go 1.24

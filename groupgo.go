@@ -2,6 +2,8 @@ package task
 
 import (
 	"context"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // Go starts fn as a child of g that returns only an error: errgroup's Go,
@@ -77,15 +79,21 @@ func (g *Group) openEnded(i int, o *outcome) {
 // It is not generic.
 func (g *Group) goFunc(fn func(context.Context) error, i int) {
 	slot := g.limit.Load() > 0
-	if g.callGo(fn, i, slot) && slot {
-		g.runQueued(false)
+	w, t := g.worker(slot)
+	if w != nil {
+		defer t.Free(w)
+	}
+	if g.callGo(fn, i, slot, w) && slot {
+		if next := g.nextQueued(); next != nil {
+			g.runIn(next, slot, w)
+		}
 	}
 }
 
 // callGo runs child i of Group.Go, ends it and counts it out. It reports
 // whether it returned; if the child called runtime.Goexit, it does not,
 // and, as this goroutine unwinds, the waiting children start on another.
-func (g *Group) callGo(fn func(context.Context) error, i int, slot bool) (returned bool) {
+func (g *Group) callGo(fn func(context.Context) error, i int, slot bool, w *probe.Worker) (returned bool) {
 	var o outcome
 	defer func() {
 		if o.state != succeeded {
@@ -96,10 +104,10 @@ func (g *Group) callGo(fn func(context.Context) error, i int, slot bool) (return
 		g.leave()
 		returned = o.state != exited
 		if !returned && slot {
-			g.runQueued(true)
+			g.runQueued()
 		}
 	}()
-	invokeErr(g.ctx, site{&g.c, i}, fn, &o)
+	invokeErrIn(w, g.ctx, site{&g.c, i}, fn, &o)
 	return
 }
 
@@ -117,7 +125,9 @@ func newFuncChild(g *Group, i int, fn func(context.Context) error) *funcChild {
 
 func (c *funcChild) task() *core { return nil }
 
-func (c *funcChild) start(g *Group, slot bool) bool { return g.callGo(c.fn, c.index, slot) }
+func (c *funcChild) start(g *Group, slot bool, w *probe.Worker) bool {
+	return g.callGo(c.fn, c.index, slot, w)
+}
 
 func (c *funcChild) cancel(g *Group, err error) {
 	if g != nil {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -261,3 +263,37 @@ func newSource[T any]() *source[T] {
 
 func (s *source[T]) Task() *Task[T]               { return s.t }
 func (s *source[T]) Complete(v T, err error) bool { return s.complete(v, err) }
+
+// counting is a sequence of 0..n-1 that counts how many inputs were pulled.
+func counting(n int, pulled *atomic.Int32) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			pulled.Add(1)
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// okInt succeeds at once.
+func okInt(context.Context) (int, error) { return 1, nil }
+
+// wantBoom checks that e is a panic with the *PanicError of "boom".
+func wantBoom(t *testing.T, name string, e ending) *PanicError {
+	t.Helper()
+	pe, ok := e.panicVal.(*PanicError)
+	if !ok || pe.Value != "boom" {
+		t.Fatalf("%s: ended %+v; want a panic with the *PanicError of boom", name, e)
+	}
+	return pe
+}
+
+// scaleN is the number of tasks in the scale tests: 10^5, or 10^4 with
+// -short.
+func scaleN() int {
+	if testing.Short() {
+		return 10_000
+	}
+	return 100_000
+}

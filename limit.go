@@ -286,21 +286,47 @@ func (g *Group) enqueue(c child) {
 	}
 	g.queueEnd = n
 	g.queued++
-	if q, ok := probe.Load().(probe.Queuer); ok {
-		if g.unqueued == nil {
-			g.unqueued = map[*node]func(){}
+	if !g.queueTold {
+		g.queueTold = true
+		if t := probe.LoadTracker(); t != nil {
+			t.Queue(g.c.parent, (*queueView)(g))
 		}
-		g.unqueued[n] = q.Queued(g.c.parent, kindNames[g.c.kind].call, argName("children", n.index))
 	}
 }
 
-// leftQueue tells the probes, if any, that n no longer waits; the caller
-// holds mu.
-func (g *Group) leftQueue(n *node) {
-	if end, ok := g.unqueued[n]; ok {
-		delete(g.unqueued, n)
-		end()
+// queueLeft takes the queue back from a probe.Tracker once none waits, so
+// that the Tracker holds no group nobody waits for; the caller holds mu.
+func (g *Group) queueLeft() {
+	if g.queued == 0 && g.queueTold {
+		g.queueTold = false
+		if t := probe.LoadTracker(); t != nil {
+			t.Queue(g.c.parent, nil)
+		}
 	}
+}
+
+// A queueView is a Group as a probe.Tracker sees its queue: a type of its
+// own, so that Waiting is no method of Group.
+type queueView Group
+
+// Waiting lists the children waiting for a slot (see probe.Queue).
+func (q *queueView) Waiting(most int, yield func(arg string, i int, name string)) int {
+	g := (*Group)(q)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	listed := 0
+	for n := g.queue; n != nil && listed < most; n = n.next {
+		if n.waiting != queued {
+			continue
+		}
+		name := n.name
+		if c, ok := n.child.(*funcChild); ok {
+			name = nameOfFunc(c.fn)
+		}
+		yield("children", n.index, name)
+		listed++
+	}
+	return int(g.queued)
 }
 
 // dequeue takes the first child still waiting from the queue, or returns
@@ -315,7 +341,7 @@ func (g *Group) dequeue() child {
 		if n.waiting == queued {
 			n.waiting = notQueued
 			g.queued--
-			g.leftQueue(n)
+			g.queueLeft()
 			return n.child
 		}
 	}
@@ -327,24 +353,42 @@ func (g *Group) dequeue() child {
 // not generic, so neither is the function its goroutines start at (see
 // call.startN). If a child calls runtime.Goexit, this goroutine is
 // unwinding: the child's start hands the queue to another (runQueued).
+//
+// A probe.Tracker follows the children it runs in one Worker.
 func (g *Group) run(c child) {
 	slot := g.limit.Load() > 0
-	for c.start(g, slot) && slot {
+	w, t := g.worker(slot)
+	if w != nil {
+		defer t.Free(w)
+	}
+	g.runIn(c, slot, w)
+}
+
+// runIn is run in w, if not nil.
+func (g *Group) runIn(c child, slot bool, w *probe.Worker) {
+	for c.start(g, slot, w) && slot {
 		if c = g.nextQueued(); c == nil {
 			return
 		}
 	}
 }
 
-// runQueued runs the children waiting for a slot on this goroutine, or, if
-// elsewhere, on another.
-func (g *Group) runQueued(elsewhere bool) {
-	if next := g.nextQueued(); next != nil {
-		if elsewhere {
-			go g.run(next)
-		} else {
-			g.run(next)
+// worker returns a probe.Tracker's Worker for a goroutine of a limited
+// group (slot), which runs children one after another, or nil.
+func (g *Group) worker(slot bool) (*probe.Worker, probe.Tracker) {
+	if slot {
+		if t := probe.LoadTracker(); t != nil {
+			return t.Worker(g.ctx, g.c.parent, kindNames[g.c.kind].arg), t
 		}
+	}
+	return nil, nil
+}
+
+// runQueued runs the children waiting for a slot on another goroutine, for
+// one that unwinds from a Goexit.
+func (g *Group) runQueued() {
+	if next := g.nextQueued(); next != nil {
+		go g.run(next)
 	}
 }
 
@@ -397,7 +441,7 @@ func (g *Group) startWaited(c child) {
 	}
 	n.waiting = taken
 	g.queued--
-	g.leftQueue(n)
+	g.queueLeft()
 	g.mu.Unlock()
 	if r := g.refusal(); r != admitted {
 		g.refuse(c, r)
@@ -410,5 +454,5 @@ func (g *Group) startWaited(c child) {
 // runWaited runs a child that a wait started (see startWaited). It is not
 // generic (see call.startN).
 func (g *Group) runWaited(c child) {
-	c.start(g, false)
+	c.start(g, false, nil)
 }

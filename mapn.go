@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // Map calls fn on every element of inputs, with at most limit calls running
@@ -167,6 +169,13 @@ func (s *mapping[In, Out]) work() {
 		done = polled.Done()
 	}
 	failFast := !s.keepGoing()
+	// A Tracker follows this worker's calls in one Worker.
+	var w *probe.Worker
+	if t := probe.LoadTracker(); t != nil {
+		if w = t.Worker(s.ctx(), s.parent, kindNames[s.kind].arg); w != nil {
+			defer t.Free(w)
+		}
+	}
 	for {
 		// Whichever came first leaves the inputs not taken: a failure
 		// (fail-fast), or a stop (see call.stopped). A failure records
@@ -187,22 +196,34 @@ func (s *mapping[In, Out]) work() {
 		if i >= len(s.in) {
 			break
 		}
-		s.callAt(i)
+		s.callAt(i, w)
 	}
 	exiting = false
 }
 
 // call runs fn on input i. If fn calls runtime.Goexit, the deferred record
 // still runs, then work's deferred function.
-func (s *mapping[In, Out]) callAt(i int) {
+func (s *mapping[In, Out]) callAt(i int, w *probe.Worker) {
 	var o outcome
-	defer s.end(i, &o)
+	defer s.end(i, &o, w)
 	in := s.in[i]
+	if w != nil {
+		// invokeIn, w told of the end by end, in the deferred call there
+		// is already.
+		o.begin()
+		w.Begin(i)
+		invokeFn(w.Ctx, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &o)
+		return
+	}
 	invoke(s.ctx(), site{&s.call, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &o)
 }
 
-// end records the end of the call on input i, which ended with o.
-func (s *mapping[In, Out]) end(i int, o *outcome) {
+// end records the end of the call on input i, which ended with o, and
+// tells w, if not nil.
+func (s *mapping[In, Out]) end(i int, o *outcome, w *probe.Worker) {
+	if w != nil {
+		workerEnd(w, o)
+	}
 	s.ended(i, o)
 	if o.state != succeeded {
 		if s.leftBy(s.call.stopping()) == refusedFailed {

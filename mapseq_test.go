@@ -1,3 +1,5 @@
+//go:build go1.25
+
 package task
 
 import (
@@ -13,18 +15,6 @@ import (
 	"testing/synctest"
 	"time"
 )
-
-// counting is a sequence of 0..n-1 that counts how many inputs were pulled.
-func counting(n int, pulled *atomic.Int32) iter.Seq[int] {
-	return func(yield func(int) bool) {
-		for i := range n {
-			pulled.Add(1)
-			if !yield(i) {
-				return
-			}
-		}
-	}
-}
 
 func TestMapSeqOrder(t *testing.T) {
 	for _, ordered := range []bool{true, false} {

@@ -56,10 +56,15 @@ func NamedFunc(name string, fn func(context.Context) error) func(context.Context
 	if fn == nil {
 		nilArg("NamedFunc", "fn")
 	}
-	return func(ctx context.Context) error {
+	w := func(ctx context.Context) error {
+		if ctx == nameQuery {
+			return &namedError{name: name} // see nameOfFunc
+		}
 		_, err := runNamed(ctx, func() string { return name }, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) })
 		return err
 	}
+	registerNamed(reflect.ValueOf(w).Pointer())
+	return w
 }
 
 // NamedBy names each call of fn by its input, with name(in), in place of
@@ -167,6 +172,18 @@ func nameOf[T any](fn func(context.Context) (T, error)) string {
 		if ne, ok := err.(*namedError); ok {
 			return ne.name
 		}
+	}
+	return ""
+}
+
+// nameOfFunc is nameOf for a function of NamedFunc.
+func nameOfFunc(fn func(context.Context) error) string {
+	m := namedPCs.Load()
+	if m == nil || !(*m)[reflect.ValueOf(fn).Pointer()] {
+		return ""
+	}
+	if ne, ok := fn(nameQuery).(*namedError); ok {
+		return ne.name
 	}
 	return ""
 }

@@ -110,15 +110,85 @@ func invokeErr(ctx context.Context, at site, fn func(context.Context) error, o *
 //go:noinline
 func invokeErrProbed(p probe.Probe, ctx context.Context, at site, fn func(context.Context) error, o *outcome) {
 	var none struct{}
-	invokeProbed(p, ctx, at, func(ctx context.Context) (struct{}, error) { return none, fn(ctx) }, &none, o)
+	if t := probe.LoadTracker(); t != nil && at.c != nil {
+		var e probe.Ender
+		ctx, e = t.Start(ctx, at.c.parent, at.c.name(), kindNames[at.c.kind].arg, at.i)
+		defer tracked(e, o) // runs on a Goexit too
+	} else {
+		callName, arg := at.names()
+		var end func(probe.Outcome)
+		ctx, end = p.Func(ctx, callName, arg)
+		defer func() { end(o.probed()) }()
+	}
+	defer recovered(&none, o)
+	o.err = fn(ctx)
+	o.state = endState(o.err)
 }
 
 // invokeProbed is invoke with the installed probes told of the function.
+// A Tracker is told the argument's name and position apart, and nothing
+// of a success, so that following a function formats and copies nothing.
 func invokeProbed[T any](p probe.Probe, ctx context.Context, at site, fn func(context.Context) (T, error), v *T, o *outcome) {
+	if t := probe.LoadTracker(); t != nil && at.c != nil {
+		var e probe.Ender
+		ctx, e = t.Start(ctx, at.c.parent, at.c.name(), kindNames[at.c.kind].arg, at.i)
+		defer tracked(e, o) // runs on a Goexit too
+		invokeFn(ctx, fn, v, o)
+		return
+	}
 	callName, arg := at.names()
 	ctx, end := p.Func(ctx, callName, arg)
 	defer func() { end(o.probed()) }() // runs on a Goexit too
 	invokeFn(ctx, fn, v, o)
+}
+
+// invokeIn is invoke for a goroutine that runs functions of one call one
+// after another, in w, the Worker of a probe.Tracker (nil: none).
+func invokeIn[T any](w *probe.Worker, ctx context.Context, at site, fn func(context.Context) (T, error), v *T, o *outcome) {
+	if w == nil {
+		invoke(ctx, at, fn, v, o)
+		return
+	}
+	o.begin()
+	w.Begin(at.i)
+	defer workerEnd(w, o) // runs on a Goexit too
+	invokeFn(w.Ctx, fn, v, o)
+}
+
+// invokeErrIn is invokeIn for a function that returns only an error.
+func invokeErrIn(w *probe.Worker, ctx context.Context, at site, fn func(context.Context) error, o *outcome) {
+	if w == nil {
+		invokeErr(ctx, at, fn, o)
+		return
+	}
+	o.begin()
+	w.Begin(at.i)
+	defer workerEnd(w, o) // runs on a Goexit too
+	var none struct{}
+	defer recovered(&none, o)
+	o.err = fn(w.Ctx)
+	o.state = endState(o.err)
+}
+
+// workerEnd is tracked for a Worker, called without an interface: it is on
+// the path of every function of Map's workers.
+func workerEnd(w *probe.Worker, o *outcome) {
+	if o.state == succeeded {
+		w.End(nil)
+		return
+	}
+	out := o.probed()
+	w.End(&out)
+}
+
+// tracked tells e, a Tracker's Ender, how the function ended.
+func tracked(e probe.Ender, o *outcome) {
+	if o.state == succeeded {
+		e.End(nil)
+		return
+	}
+	out := o.probed()
+	e.End(&out)
 }
 
 // invokeFn is invoke without the probes, for a caller that has recorded a

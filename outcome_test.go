@@ -1,3 +1,5 @@
+//go:build go1.25
+
 package task
 
 import (
@@ -21,16 +23,6 @@ func goexitThenPanic(context.Context) (int, error) {
 	defer func() { panic("boom") }()
 	runtime.Goexit()
 	return 0, nil
-}
-
-// wantBoom checks that e is a panic with the *PanicError of "boom".
-func wantBoom(t *testing.T, name string, e ending) *PanicError {
-	t.Helper()
-	pe, ok := e.panicVal.(*PanicError)
-	if !ok || pe.Value != "boom" {
-		t.Fatalf("%s: ended %+v; want a panic with the *PanicError of boom", name, e)
-	}
-	return pe
 }
 
 // TestPanicAtEachPosition: a panic is raised again in the caller after

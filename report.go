@@ -4,7 +4,8 @@ import (
 	"context"
 	"runtime"
 	"slices"
-	"strconv"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // A report folds the outcomes of a call into its error, in argument order
@@ -33,31 +34,9 @@ func (f *report) at(i int, err error) *PositionError {
 	return &PositionError{Call: f.e.Call, Index: i, Arg: name, Err: err}
 }
 
-// fNames and tNames are the arguments of RunN and AwaitN, so that naming
-// them costs nothing.
-var fNames, tNames = func() (f, t [16]string) {
-	for i := range f {
-		f[i], t[i] = "f"+strconv.Itoa(i+1), "t"+strconv.Itoa(i+1)
-	}
-	return
-}()
-
-// argName names position i of a call whose arguments are named by arg.
-func argName(arg string, i int) string {
-	if i < 0 {
-		return "body" // of a Scope
-	}
-	if arg == "f" || arg == "t" {
-		if i < len(fNames) {
-			if arg == "f" {
-				return fNames[i]
-			}
-			return tNames[i]
-		}
-		return arg + strconv.Itoa(i+1)
-	}
-	return arg + "[" + strconv.Itoa(i) + "]"
-}
+// argName names position i of a call whose arguments are named by arg:
+// the probes name it alike.
+func argName(arg string, i int) string { return probe.ArgName(arg, i) }
 
 // add adds the outcome of position i. pe, if not nil, is the PositionError
 // already made for it (the cause sent to its siblings).

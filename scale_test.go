@@ -1,3 +1,5 @@
+//go:build go1.25
+
 package task
 
 import (
@@ -10,15 +12,6 @@ import (
 	"testing"
 	"time"
 )
-
-// scaleN is the number of tasks in the scale tests: 10^5, or 10^4 with
-// -short.
-func scaleN() int {
-	if testing.Short() {
-		return 10_000
-	}
-	return 100_000
-}
 
 // completeShuffled completes srcs in a random order from another goroutine.
 func completeShuffled(srcs []*source[int], seed uint64) {

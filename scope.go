@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // Scope runs body with a new [Group] and returns what body returns, once
@@ -109,17 +111,17 @@ type Group struct {
 	spawned  atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over: every spawn
 	_        cacheLinePad
 
-	mu         sync.Mutex       // guards the fields below
-	running    int64            // children holding a slot, in a limited group
-	queued     int64            // children waiting for a slot
-	queue      *node            // spawned at the limit, in spawn order: waiting, or taken by a wait
-	queueEnd   *node            // the last of the queue
-	ended      []child          // the children that did not succeed, in the order they ended
-	left       []int            // the children refused (never started), in the order they were
-	endedFuncs []endedCall      // the same, for the children of Group.Go
-	unqueued   map[*node]func() // with probes: ends the probes' record of a queued child
-	slotFree   chan struct{}    // BlockAtLimit: a wake for a spawner blocked at the limit (see wakeBlocked)
-	blocked    int              // BlockAtLimit: spawners waiting on slotFree
+	mu         sync.Mutex    // guards the fields below
+	running    int64         // children holding a slot, in a limited group
+	queued     int64         // children waiting for a slot
+	queue      *node         // spawned at the limit, in spawn order: waiting, or taken by a wait
+	queueEnd   *node         // the last of the queue
+	ended      []child       // the children that did not succeed, in the order they ended
+	left       []int         // the children refused (never started), in the order they were
+	endedFuncs []endedCall   // the same, for the children of Group.Go
+	queueTold  bool          // a probe.Tracker has the queue (see enqueue)
+	slotFree   chan struct{} // BlockAtLimit: a wake for a spawner blocked at the limit (see wakeBlocked)
+	blocked    int           // BlockAtLimit: spawners waiting on slotFree
 }
 
 // A cacheLinePad keeps the fields around it on cache lines of their own
@@ -275,8 +277,8 @@ func (g *Group) endedPanic(name string) {
 type child interface {
 	links() *node
 	task() *core
-	start(g *Group, slot bool) bool // runs the function on the calling goroutine, ends the child and counts it out; false on a Goexit
-	cancel(g *Group, err error)     // completes the child, never started, with err; with g, listed as canceled
+	start(g *Group, slot bool, w *probe.Worker) bool // runs the function on the calling goroutine (in w, if not nil), ends the child and counts it out; false on a Goexit
+	cancel(g *Group, err error)                      // completes the child, never started, with err; with g, listed as canceled
 }
 
 // node is the part of a child that the group links.
@@ -307,7 +309,7 @@ type childTask[T any] struct {
 // the slot free. It reports whether the function returned; if it called
 // runtime.Goexit, it does not, and, as this goroutine unwinds, the waiting
 // children start on another.
-func (c *childTask[T]) start(g *Group, slot bool) (returned bool) {
+func (c *childTask[T]) start(g *Group, slot bool, w *probe.Worker) (returned bool) {
 	var v T
 	var o outcome
 	defer func() {
@@ -315,10 +317,10 @@ func (c *childTask[T]) start(g *Group, slot bool) (returned bool) {
 		g.leave()
 		returned = o.state != exited
 		if !returned && slot {
-			g.runQueued(true)
+			g.runQueued()
 		}
 	}()
-	invoke(g.ctx, site{&g.c, c.index}, c.fn, &v, &o)
+	invokeIn(w, g.ctx, site{&g.c, c.index}, c.fn, &v, &o)
 	return
 }
 

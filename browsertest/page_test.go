@@ -125,7 +125,8 @@ func hasAll(names []string, want ...string) bool {
 // in chromium, and reads what it renders as the fan-out changes: names,
 // limit, counts by state and the failure so far; a child released shows
 // without a reload; a Group.Stop with a grace period shows "stopping"
-// and the grace left. It writes a screenshot.
+// and the grace left. It takes a screenshot (TestPageLive writes the
+// one in the docs).
 func TestPage(t *testing.T) {
 	ctx := browser(t)
 	taskdump.Enable()
@@ -178,7 +179,7 @@ func TestPage(t *testing.T) {
 	// 1. The tree: names, the limit, counts by state, the failure.
 	v := waitFor(t, ctx, "the running fan-out", func(v scopeView) bool {
 		return v.Found && v.Counts["failed"] == 1 && v.Counts["running"] == 4 && v.Counts["waiting"] == 6 &&
-			hasAll(v.Names, "users (children[1])", "orders (children[2])", "recs (children[3])", "task.ForEach", "children[4]")
+			hasAll(v.Names, "users (children[1])", "orders (children[2])", "recs (children[3])", "task.ForEach", "page-0 (children[4])")
 	})
 	if v.State != "running" || v.Limit != "3" || v.Stop != "" {
 		t.Errorf("Scope: state %q, limit %q, stop %q; want running, limit 3, no stop", v.State, v.Limit, v.Stop)
@@ -246,15 +247,13 @@ func TestPage(t *testing.T) {
 		t.Errorf("after the stop: %+v; want stopping, 5 left not started, the grace left, nothing waiting, no reload", v)
 	}
 
-	// The screenshot, of the whole page as it is now.
+	// A screenshot, of the whole page as it is now (TestPageLive's is the
+	// one in the docs).
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "taskdump-page.png")
-	if *update {
-		out = filepath.Join("..", "docs", "taskdump-page.png")
-	}
+	out := filepath.Join(t.TempDir(), "taskdump-page-scope.png")
 	if err := os.WriteFile(out, png, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -266,6 +265,20 @@ func TestPage(t *testing.T) {
 	if err := <-done; err == nil || !strings.Contains(err.Error(), "503 service unavailable") {
 		t.Errorf("Scope = %v; want the failure of stock", err)
 	}
+}
+
+// writeScreenshot writes png, the screenshot for the docs, to
+// ../docs/taskdump-page.png with -update, else to a temporary file.
+func writeScreenshot(t *testing.T, png []byte) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "taskdump-page.png")
+	if *update {
+		out = filepath.Join("..", "docs", "taskdump-page.png")
+	}
+	if err := os.WriteFile(out, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s (%d bytes)", out, len(png))
 }
 
 // TestPageLarge: at 10,000 children the page lists 100, collapsed, says

@@ -4,59 +4,123 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/pprof"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/tasktuple/task/internal/probe"
 )
 
-// The registry: a tree of nodes, one per call or function running now,
-// kept by the probe that Enable installs. Every node is guarded by mu.
+// The registry: the calls running now, each with a slot per function
+// running (or per worker of Map, or goroutine of a limited group, which
+// runs its functions one after another in one slot), and under each slot
+// the calls its function makes.
+//
+// A function's start and end write only its slot, with atomics. A slot
+// whose function ended is free for the call's next function; a call's
+// counts are those of its slots, and of the slots that left it, added up
+// when a snapshot is taken. Locks: mu guards the tree (the lists of
+// calls); a call's smu its slots and the rest of its state. The core calls
+// Queue and the Stopper's methods with a Group's lock held, and they take
+// only smu; a snapshot takes mu, then each call's smu in turn, and asks a
+// Group for its queue holding mu only.
 
 var (
+	live   atomic.Int64 // the calls registered
 	mu     sync.Mutex
-	root   node  // its children are the calls at the top
-	lastID int64 // the id of the last node added; guarded by mu
+	root   callList     // the calls made outside any function; guarded by mu
+	lastID atomic.Int64 // the id of the last call or slot made
 )
 
-// A node is a running call or function. Its children are kept in the
-// order they were added, in a list, so that adding and removing one costs
-// the same whatever their number, and a snapshot can list the first ones
-// without looking at the others.
-type node struct {
-	id     int64 // unique in the process, for the page to keep a node open
-	name   string
-	start  time.Time
-	parent *node      // the root for a call at the top
-	call   *callState // nil for a function; set before the node is shared
-	queued bool       // a child of a Scope waiting for a slot
+type key struct{}
 
-	first, last *node // the children
-	prev, next  *node // the siblings
-	nChildren   int   // the children registered now
-	nQueued     int   // of them, those waiting for a slot
+// A callList is a list of calls, in the order they started.
+type callList struct {
+	first, last *callNode
 }
 
-// A callState is what a call's node has that a function's has not. It is
-// allocated with the node (see callNode), so that a function's node is
-// small and a call's costs one allocation too.
-type callState struct {
-	limit     int // at most limit functions run at once; 0: no limit, or not told
-	inputs    int // the inputs of Map and ForEach; -1: the call cannot tell
-	started   int // the functions started
-	succeeded int // the functions that ended, by how
-	failed    int
-	canceled  int
-	failures  []failure  // the first maxFailures failures
-	stop      *stopState // a call that stopped taking new work (Grace)
+func (l *callList) add(c *callNode) {
+	c.prev = l.last
+	if l.last != nil {
+		l.last.next = c
+	} else {
+		l.first = c
+	}
+	l.last = c
 }
 
-// A callNode is the node of a call and its state, in one allocation.
+func (l *callList) remove(c *callNode) {
+	if c.prev != nil {
+		c.prev.next = c.next
+	} else {
+		l.first = c.next
+	}
+	if c.next != nil {
+		c.next.prev = c.prev
+	} else {
+		l.last = c.prev
+	}
+	c.prev, c.next = nil, nil
+}
+
+// A callNode is a call running now. It is the context the call's
+// functions derive theirs from: the caller's, with the node as its value
+// for key.
 type callNode struct {
-	node
-	state callState
+	context.Context
+	id     int64
+	call   string // "Map"
+	labels []label
+	start  uint32
+	parent *slot     // the slot of the function that made the call, or nil
+	pgen   uint64    // parent's Ended when the call started: which of its functions made it
+	list   *callList // the list that holds the call; guarded by mu
+	calls  callList  // the calls made with its context outside its functions; guarded by mu
+	prev   *callNode // guarded by mu
+	next   *callNode
+	endFn  func(error)
+
+	smu      sync.Mutex
+	slots    *slot           // the slots, a list; guarded by smu
+	nslots   int             // their number; guarded by smu
+	free     []*slot         // the slots of functions that ended, for the next; guarded by smu
+	busy     int             // the slots taken; guarded by smu
+	left     uint64          // the functions of the slots that left; guarded by smu
+	durs     [ringLen]uint32 // the durations of the last functions of the slots that left, a ring
+	ndurs    int             // the durations put in durs; guarded by smu
+	limit    int             // 0: no limit, or not told
+	inputs   int             // the inputs of Map and ForEach; -1: the call cannot tell
+	failed   int
+	canceled int
+	failures []failure // the first maxFailures failures
+	stop     *stopState
+	queue    probe.Queue
 }
+
+func (c *callNode) String() string { return contextName(c.Context) + ".WithValue(taskdump call)" }
+
+// contextName is what a context's String says, as the context package's
+// own contexts name their parents.
+func contextName(ctx context.Context) string {
+	if s, ok := ctx.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return fmt.Sprintf("%T", ctx)
+}
+
+func (c *callNode) Value(k any) any {
+	if k == (key{}) {
+		return c
+	}
+	return c.Context.Value(k)
+}
+
+// A label is a pprof label of a call's context.
+type label struct{ k, v string }
 
 // A stopState is the stop of a call with a grace period.
 type stopState struct {
@@ -72,6 +136,8 @@ type failure struct {
 }
 
 const (
+	// ringLen is how many durations of its slots that left a call keeps.
+	ringLen = 32
 	// maxFailures is how many failures a call keeps the text of; it
 	// counts them all.
 	maxFailures = 10
@@ -80,68 +146,77 @@ const (
 	maxErrorLen = 500
 )
 
-type key struct{}
+// A slot is a function running (or the worker that runs functions one
+// after another): a probe.Worker, which the core writes as functions start
+// and end. It is the functions' context: the context it was made with,
+// with the slot as its value for key.
+type slot struct {
+	probe.Worker
+	ctx    context.Context // what the slot was made with
+	call   *callNode
+	id     int64
+	arg    string   // "inputs"; the whole name if the position is probe.NoIndex
+	worker bool     // kept by a worker across its functions (probe.Tracker's Worker)
+	calls  callList // the calls its functions make; guarded by mu
+	prev   *slot    // in the call's list; guarded by the call's smu
+	next   *slot
 
-// add registers a node named name under the node in ctx (the root if
-// none), and returns ctx with it.
-func add(ctx context.Context, name string, call, queued bool) (context.Context, *node) {
-	var n *node
-	if call {
-		cn := &callNode{state: callState{inputs: -1}}
-		n = &cn.node
-		n.call = &cn.state
-	} else {
-		n = &node{}
-	}
-	n.name, n.start, n.queued = name, time.Now(), queued
-	parent, _ := ctx.Value(key{}).(*node)
-	if parent == nil {
-		parent = &root
-	}
-	n.parent = parent
-	mu.Lock()
-	lastID++
-	n.id = lastID
-	n.prev = parent.last
-	if parent.last != nil {
-		parent.last.next = n
-	} else {
-		parent.first = n
-	}
-	parent.last = n
-	parent.nChildren++
-	if queued {
-		parent.nQueued++
-	} else if !call && parent.call != nil {
-		parent.call.started++
-	}
-	mu.Unlock()
-	return context.WithValue(ctx, key{}, n), n
+	// The name a snapshot last made, for the function whose cur and
+	// named were these; guarded by mu.
+	nameCur   uint64
+	nameNamed *string
+	nameStr   string
 }
 
-// remove takes n out of the registry; the caller holds mu.
-func (n *node) remove() {
-	p := n.parent
-	if n.prev != nil {
-		n.prev.next = n.next
-	} else {
-		p.first = n.next
+func (s *slot) String() string              { return contextName(s.ctx) + ".WithValue(taskdump function)" }
+func (s *slot) Deadline() (time.Time, bool) { return s.ctx.Deadline() }
+func (s *slot) Done() <-chan struct{}       { return s.ctx.Done() }
+func (s *slot) Err() error                  { return s.ctx.Err() }
+func (s *slot) Value(k any) any {
+	if k == (key{}) {
+		return s
 	}
-	if n.next != nil {
-		n.next.prev = n.prev
-	} else {
-		p.last = n.prev
+	return s.ctx.Value(k)
+}
+
+// name is the name of the function whose cur is cur: "inputs[3]", or
+// "recs (f2)" if task.Named named it.
+func (s *slot) name(cur uint64) string {
+	i := s.Pos(cur)
+	name := s.arg
+	if i != probe.NoIndex {
+		name = probe.ArgName(s.arg, i)
 	}
-	n.prev, n.next = nil, nil
-	p.nChildren--
-	if n.queued {
-		p.nQueued--
+	if n := s.Name(); n != nil {
+		return *n + " (" + name + ")"
+	}
+	return name
+}
+
+// cachedName is name for a snapshot, which holds mu: the same function
+// is named once, however many snapshots list it.
+func (s *slot) cachedName(cur uint64) string {
+	if n := s.Name(); s.nameStr == "" || s.nameCur != cur || s.nameNamed != n {
+		s.nameCur, s.nameNamed, s.nameStr = cur, n, s.name(cur)
+	}
+	return s.nameStr
+}
+
+// End records how the function of s ended (o nil: it returned nil), and
+// frees s for its call's next function unless a worker keeps it.
+func (s *slot) End(o *probe.Outcome) {
+	s.Worker.End(o)
+	if !s.worker {
+		s.Clear()
+		s.call.put(s)
 	}
 }
 
-// ended records how function n ended, in its call, and removes it. ctx is
-// the function's context.
-func (n *node) ended(ctx context.Context, o probe.Outcome) {
+// Failed records a function of s that did not succeed.
+func (s *slot) Failed(cur uint64, o *probe.Outcome) { s.call.ended(s, cur, *o) }
+
+// ended counts a function of c that did not succeed.
+func (c *callNode) ended(s *slot, cur uint64, o probe.Outcome) {
 	var msg string
 	failed := true
 	switch {
@@ -149,9 +224,7 @@ func (n *node) ended(ctx context.Context, o probe.Outcome) {
 		msg = "panic: " + fmt.Sprint(o.Value)
 	case o.Goexit:
 		msg = "runtime.Goexit called"
-	case o.Err == nil:
-		failed = false
-	case ctx.Err() != nil && (errors.Is(o.Err, context.Canceled) || errors.Is(o.Err, context.DeadlineExceeded)):
+	case s.ctx.Err() != nil && (errors.Is(o.Err, context.Canceled) || errors.Is(o.Err, context.DeadlineExceeded)):
 		failed = false
 	default:
 		msg = o.Err.Error()
@@ -163,69 +236,209 @@ func (n *node) ended(ctx context.Context, o probe.Outcome) {
 		}
 		msg = msg[:i] + "…"
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	n.remove()
-	c := n.parent.call
-	if c == nil {
-		return // a function of a call that started before Enable
-	}
-	switch {
-	case failed:
-		c.failed++
-		if len(c.failures) < maxFailures {
-			c.failures = append(c.failures, failure{Name: n.name, Error: msg})
-		}
-	case o.Err != nil:
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	if !failed {
 		c.canceled++
-	default:
-		c.succeeded++
+		return
+	}
+	c.failed++
+	if len(c.failures) < maxFailures {
+		c.failures = append(c.failures, failure{Name: s.name(cur), Error: msg})
+	}
+}
+
+// take returns a slot of c for a function (or a worker) whose context is
+// ctx: a free one made for the same context, or a new one.
+func (c *callNode) take(ctx context.Context, arg string, worker bool) *slot {
+	c.smu.Lock()
+	c.busy++
+	if n := len(c.free); n > 0 {
+		if s := c.free[n-1]; s.ctx == ctx && s.arg == arg {
+			c.free[n-1] = nil
+			c.free = c.free[:n-1]
+			c.smu.Unlock()
+			s.worker = worker
+			return s
+		}
+	}
+	c.smu.Unlock()
+	s := &slot{ctx: ctx, call: c, arg: arg, worker: worker, id: lastID.Add(1)}
+	s.Ctx, s.Fail = s, s
+	c.smu.Lock()
+	s.next = c.slots
+	if c.slots != nil {
+		c.slots.prev = s
+	}
+	c.slots = s
+	c.nslots++
+	c.smu.Unlock()
+	return s
+}
+
+// put frees s for the next function of c. A group of NewGroup, the one
+// call that may never end (nobody waits for it), keeps no free slot while
+// none of its functions runs: they leave it, adding their counts and
+// durations to its, so that the registry holds nothing of its functions,
+// not even their context, the group's, which must be collected for the
+// panic of a group nobody waits for to crash the program.
+func (c *callNode) put(s *slot) {
+	c.smu.Lock()
+	defer c.smu.Unlock()
+	c.free = append(c.free, s)
+	if c.busy--; c.busy > 0 || c.call != "Group" {
+		return
+	}
+	for i, s := range c.free {
+		c.leave(s)
+		c.free[i] = nil
+	}
+	c.free = c.free[:0]
+}
+
+// leave takes s out of c, adding its counts and durations to c's; the
+// caller holds smu.
+func (c *callNode) leave(s *slot) {
+	if s.prev != nil {
+		s.prev.next = s.next
+	} else {
+		c.slots = s.next
+	}
+	if s.next != nil {
+		s.next.prev = s.prev
+	}
+	s.prev, s.next = nil, nil
+	c.nslots--
+	c.left += s.Ended()
+	var ds [probe.RingLen]uint32
+	for _, d := range s.Durations(ds[:0]) {
+		c.durs[c.ndurs%ringLen] = d
+		c.ndurs++
 	}
 }
 
 // registry is the probe that Enable installs.
 type registry struct{}
 
+// noEnd is the end of a function that the registry does not follow.
+type noEnd struct{}
+
+func (noEnd) End(*probe.Outcome) {}
+
+// Call registers a call, under the function whose context ctx is, if any.
 func (registry) Call(ctx context.Context, call string) (context.Context, func(error)) {
-	ctx, n := add(ctx, "task."+call, true, false)
-	return ctx, func(error) { mu.Lock(); n.remove(); mu.Unlock() }
+	live.Add(1)
+	c := &callNode{Context: ctx, call: call, start: probe.Ticks(), inputs: -1, id: lastID.Add(1)}
+	pprof.ForLabels(ctx, func(k, v string) bool {
+		if !strings.HasPrefix(k, "task.") { // taskpprof's own
+			c.labels = append(c.labels, label{k, v})
+		}
+		return true
+	})
+	slices.SortFunc(c.labels, func(a, b label) int { return strings.Compare(a.k, b.k) })
+	c.endFn = c.end
+	mu.Lock()
+	switch p := ctx.Value(key{}).(type) {
+	case *slot:
+		c.parent, c.pgen, c.list = p, p.Ended(), &p.calls
+	case *callNode:
+		c.list = &p.calls
+	default:
+		c.list = &root
+	}
+	c.list.add(c)
+	mu.Unlock()
+	return c, c.endFn
 }
 
-func (registry) Func(ctx context.Context, call, arg string) (context.Context, func(probe.Outcome)) {
-	ctx, n := add(ctx, arg, false, false)
-	return ctx, func(o probe.Outcome) { n.ended(ctx, o) }
+// end removes the call.
+func (c *callNode) end(error) {
+	mu.Lock()
+	c.list.remove(c)
+	mu.Unlock()
+	if live.Add(-1) == 0 {
+		// Nothing left to time: a program, or a synctest bubble, whose
+		// calls have ended keeps no timer.
+		probe.StopClock()
+	}
 }
 
-// Queued records a child of a Scope that waits for a slot.
-func (registry) Queued(ctx context.Context, call, arg string) func() {
-	_, n := add(ctx, arg, false, true)
-	return func() { mu.Lock(); n.remove(); mu.Unlock() }
+// Func registers a function of a call by its whole name: the function of
+// a task of Go ("fn").
+func (r registry) Func(ctx context.Context, call, arg string) (context.Context, func(probe.Outcome)) {
+	ctx, e := r.Start(ctx, ctx, call, arg, probe.NoIndex)
+	return ctx, func(o probe.Outcome) {
+		if o.Err == nil && !o.Panicked && !o.Goexit {
+			e.End(nil)
+		} else {
+			e.End(&o)
+		}
+	}
 }
 
+// Start registers function i of a call, in a slot of its own.
+func (registry) Start(ctx, callCtx context.Context, _, arg string, i int) (context.Context, probe.Ender) {
+	c := callOf(callCtx)
+	if c == nil {
+		return ctx, noEnd{} // a call that started before Enable
+	}
+	s := c.take(ctx, arg, false)
+	s.Begin(i)
+	return s, s
+}
+
+// Worker returns a slot for a worker of the call whose context, as Call
+// returned it, is callCtx.
+func (registry) Worker(ctx, callCtx context.Context, arg string) *probe.Worker {
+	if c := callOf(callCtx); c != nil {
+		return &c.take(ctx, arg, true).Worker
+	}
+	return nil
+}
+
+// Free takes the slot of a worker out of its call.
+func (registry) Free(w *probe.Worker) {
+	s := w.Ctx.(*slot)
+	s.Clear()
+	s.call.put(s)
+}
+
+// Queue keeps the queue of a call, to list its waiting children, or drops
+// it (q nil).
+func (registry) Queue(ctx context.Context, q probe.Queue) {
+	if c := callOf(ctx); c != nil {
+		c.smu.Lock()
+		c.queue = q
+		c.smu.Unlock()
+	}
+}
+
+// Named names the function whose context is ctx.
 func (registry) Named(ctx context.Context, name string) (context.Context, func()) {
-	if n, ok := ctx.Value(key{}).(*node); ok {
-		mu.Lock()
-		n.name = name + " (" + n.name + ")"
-		mu.Unlock()
+	if s, ok := ctx.Value(key{}).(*slot); ok {
+		s.SetName(&name)
 	}
 	return ctx, func() {}
 }
 
-// callOf is the state of the call whose context, as Call returned it, is
-// ctx; nil if ctx is not a call's.
-func callOf(ctx context.Context) *callState {
-	if n, ok := ctx.Value(key{}).(*node); ok {
-		return n.call
+// callOf is the call whose context, as Call returned it, is ctx, or that
+// of the call under another probe's context; nil if ctx is no call's.
+// It never asks a context of the core for a value: a call's context
+// is made when first asked.
+func callOf(ctx context.Context) *callNode {
+	if c, ok := ctx.(*callNode); ok {
+		return c
 	}
-	return nil
+	c, _ := ctx.Value(key{}).(*callNode)
+	return c
 }
 
 // Limit records the limit of a call, and its number of inputs.
 func (registry) Limit(ctx context.Context, call string, limit, inputs int) {
 	if c := callOf(ctx); c != nil {
-		mu.Lock()
+		c.smu.Lock()
 		c.limit, c.inputs = limit, inputs
-		mu.Unlock()
+		c.smu.Unlock()
 	}
 }
 
@@ -239,9 +452,9 @@ func (registry) Stop(ctx context.Context, call string, notStarted int, grace tim
 	if grace > 0 {
 		s.graceEnd = time.Now().Add(grace)
 	}
-	mu.Lock()
+	c.smu.Lock()
 	c.stop = s
-	mu.Unlock()
+	c.smu.Unlock()
 }
 
 // GraceStart records the start of the grace period of a call that
@@ -249,21 +462,21 @@ func (registry) Stop(ctx context.Context, call string, notStarted int, grace tim
 func (registry) GraceStart(ctx context.Context, call string, grace time.Duration) {
 	if c := callOf(ctx); c != nil {
 		end := time.Now().Add(grace)
-		mu.Lock()
+		c.smu.Lock()
 		if c.stop != nil {
 			c.stop.graceEnd = end
 		}
-		mu.Unlock()
+		c.smu.Unlock()
 	}
 }
 
 // GraceEnd records the end of the grace period of a call.
 func (registry) GraceEnd(ctx context.Context, call string) {
 	if c := callOf(ctx); c != nil {
-		mu.Lock()
+		c.smu.Lock()
 		if c.stop != nil {
 			c.stop.cut = true
 		}
-		mu.Unlock()
+		c.smu.Unlock()
 	}
 }

@@ -27,11 +27,31 @@
 //
 // [Handler] serves the same registry as a page that follows the calls
 // live in a browser, and as JSON, with each call's limit, its functions
-// counted by state and its failures so far.
+// counted by state, its failures so far, and its pprof labels.
 //
-// Call [Enable] once, early in main. The registry costs a lock per call
-// and per function while enabled; programs that do not enable it pay
-// nothing for it.
+// A child of a limited group waiting for a slot is listed after the
+// functions running, as waiting, under its position or the name
+// task.NamedFunc gave it. A function that has run more than 3 times the
+// median time of its call's finished functions (once 5 have finished),
+// and for at least 100ms, is marked a straggler (the work a hedge would
+// have helped):
+//
+//	task.Group                                 running 4s
+//	  fetch shard-7 (children[7])              running 4s; straggler
+//	  item-00064 (children[64])                waiting
+//
+// Call [Enable] once, early in main. Programs that do not enable it pay
+// nothing for it. Once enabled, the registry follows each function in a
+// slot of its call, which the function's start and end write with two
+// atomic stores: a goroutine that runs a call's functions one after
+// another (a worker of Map, ForEach and MapWithin, a goroutine of a
+// limited group) keeps one slot for them all; any other function has a
+// slot of its own, one allocation. A slot leaves its call when its
+// functions end, adding its counts to the call's: the registry keeps
+// nothing of a function that has ended. Times are counted in ticks of
+// 10ms of a clock that a timer advances while functions start and end,
+// and that stops a tick after they stop: a function's start and end may
+// be counted up to a tick early.
 package taskdump
 
 import (
@@ -67,11 +87,14 @@ func Write(w io.Writer) error {
 	write = func(es []entry, depth int) {
 		for _, e := range es {
 			label := strings.Repeat("  ", depth) + e.Name
-			state := "running"
 			if e.State == "waiting" {
-				state = "waiting"
+				fmt.Fprintf(&b, "%-42s waiting\n", label)
+				continue
 			}
-			fmt.Fprintf(&b, "%-42s %s %v", label, state, e.dur)
+			fmt.Fprintf(&b, "%-42s running %v", label, e.dur)
+			if e.Straggler {
+				b.WriteString("; straggler")
+			}
 			if e.Stop != nil {
 				b.WriteString("; ")
 				e.writeStop(&b)
@@ -80,7 +103,7 @@ func Write(w io.Writer) error {
 			write(e.Children, depth+1)
 		}
 	}
-	write(take(false).Calls, 0)
+	write(take(false, "").Calls, 0)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -1,3 +1,5 @@
+//go:build go1.25
+
 package taskdump_test
 
 import (
@@ -25,7 +27,9 @@ func TestDump(t *testing.T) {
 			defer close(done)
 			_, _, _, err := task.Run3(context.Background(),
 				func(ctx context.Context) (int, error) {
-					time.Sleep(500 * time.Millisecond)
+					// Between two ticks of the registry's clock (10ms),
+					// which the time shown counts.
+					time.Sleep(505 * time.Millisecond)
 					return task.Scope(ctx, func(ctx context.Context, g *task.Group) (int, error) {
 						return task.Spawn(g, wait).Wait(ctx)
 					})
@@ -47,8 +51,8 @@ func TestDump(t *testing.T) {
     task.Scope                             running 1.5s
       body                                 running 1.5s
       children[0]                          running 1.5s
-  f3                                       running 2s
   recs (f2)                                running 2s
+  f3                                       running 2s
 `
 		if got := b.String(); got != want {
 			t.Errorf("dump:\n%s\nwant:\n%s", got, want)
@@ -119,7 +123,7 @@ func TestDumpQueued(t *testing.T) {
 	}()
 	got := <-dumped
 	<-done // the Scope has returned: its calls left the registry, for the next test
-	if !regexp.MustCompile(`children\[1\] +waiting `).MatchString(got) || !regexp.MustCompile(`children\[0\] +running `).MatchString(got) {
+	if !regexp.MustCompile(`children\[1\] +waiting\n`).MatchString(got) || !regexp.MustCompile(`children\[0\] +running `).MatchString(got) {
 		t.Errorf("dump:\n%s\nwant children[0] running and children[1] waiting", got)
 	}
 }
@@ -224,9 +228,9 @@ func TestDumpGroupStop(t *testing.T) {
 			{500 * time.Millisecond, `task.Scope                                 running 500ms
   body                                     running 500ms
   children[0]                              running 500ms
-  children[1]                              waiting 500ms
-  children[2]                              waiting 500ms
-  children[3]                              waiting 500ms
+  children[1]                              waiting
+  children[2]                              waiting
+  children[3]                              waiting
 `},
 			{2 * time.Second, `task.Scope                                 running 2s; stopping, 2 running, 3 not started
   body                                     running 2s
@@ -264,10 +268,10 @@ func TestDumpNewGroup(t *testing.T) {
 		if err := taskdump.Write(&b); err != nil {
 			t.Fatal(err)
 		}
-		// Sorted by name, as the dump sorts siblings.
+		// The running first, then the waiting.
 		want := `task.Group                                 running 1s
-  children[1]                              waiting 1s
   flush (children[0])                      running 1s
+  children[1]                              waiting
 `
 		if got := b.String(); got != want {
 			t.Errorf("dump:\n%s\nwant:\n%s", got, want)

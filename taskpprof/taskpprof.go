@@ -7,8 +7,8 @@
 //	task.name = recs (for a function given a name by task.Named)
 //
 // so that a goroutine profile (go tool pprof, or /debug/pprof/goroutine?debug=1)
-// and a crash traceback (with GODEBUG=tracebacklabels=1, the default for
-// modules on Go 1.27) tell which fan-out each goroutine belongs to.
+// and a crash traceback (from Go 1.26, with GODEBUG=tracebacklabels=1; the
+// default for modules on Go 1.27) tell which fan-out each goroutine belongs to.
 //
 // Call [Enable] once, early in main. Programs that do not import this
 // package do not link runtime/pprof through package task, and pay nothing.

@@ -39,10 +39,20 @@ type Outcome struct {
 }
 
 var (
-	mu     sync.Mutex
-	probes []Probe
-	active atomic.Pointer[Probe]
+	mu      sync.Mutex
+	probes  []Probe
+	active  atomic.Pointer[Probe]
+	tracker atomic.Pointer[Tracker] // active's, if it is a Tracker
 )
+
+// LoadTracker returns the installed probes as a Tracker, if they are one
+// (see Tracker), or nil: Load's value, without a type assertion.
+func LoadTracker() Tracker {
+	if t := tracker.Load(); t != nil {
+		return *t
+	}
+	return nil
+}
 
 // Load returns the installed probes as one, or nil.
 func Load() Probe {
@@ -58,19 +68,20 @@ func Install(p Probe) {
 	mu.Lock()
 	defer mu.Unlock()
 	probes = append(probes, p)
-	var all Probe = chain(append([]Probe(nil), probes...))
+	c := chain(append([]Probe(nil), probes...))
+	var all Probe = c
+	for _, p := range c {
+		if t, ok := p.(Tracker); ok {
+			all = trackingChain{c, t}
+		}
+	}
 	if len(probes) == 1 {
 		all = p
 	}
+	if t, ok := all.(Tracker); ok {
+		tracker.Store(&t)
+	}
 	active.Store(&all)
-}
-
-// A Queuer is a Probe that is also told of the children of a Scope that
-// wait for a slot: Queued is called when one starts waiting, and the
-// function it returns when it stops (it starts, is run inline by a wait,
-// or is canceled).
-type Queuer interface {
-	Queued(ctx context.Context, call, arg string) func()
 }
 
 // A Stopper is a Probe that is also told of the phases of a call with a
@@ -101,10 +112,9 @@ type Stopper interface {
 
 // A Limiter is a Probe that is also told of the limit of a call, with the
 // context the Probe's Call returned, once the call knows it: Map and
-// ForEach when they start, MapSeq, MapSeqUnordered and ForEachSeq when
-// the range starts, a Scope or a Group when Group.SetLimit sets one (not
-// told for NoLimit). limit is the most functions that run at once (0: no
-// limit); inputs is the number of inputs of Map and ForEach, -1 for the
+// ForEach when they start, MapSeq and MapSeqUnordered when the range
+// starts, a Scope or a Group when Group.SetLimit sets one. limit is the
+// most functions that run at once (0: no limit); inputs is the number of inputs of Map and ForEach, -1 for the
 // other calls, which cannot tell.
 type Limiter interface {
 	Limit(ctx context.Context, call string, limit, inputs int)
@@ -141,20 +151,6 @@ func (c chain) GraceEnd(ctx context.Context, call string) {
 	for _, p := range c {
 		if s, ok := p.(Stopper); ok {
 			s.GraceEnd(ctx, call)
-		}
-	}
-}
-
-func (c chain) Queued(ctx context.Context, call, arg string) func() {
-	var ends []func()
-	for _, p := range c {
-		if q, ok := p.(Queuer); ok {
-			ends = append(ends, q.Queued(ctx, call, arg))
-		}
-	}
-	return func() {
-		for i := len(ends) - 1; i >= 0; i-- {
-			ends[i]()
 		}
 	}
 }
