@@ -84,8 +84,71 @@ func (g *Group) ready() {
 func (g *Group) makeZero() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.made.Load() {
+	if !g.made.Load() && !g.zero { // zero: an ended round, which only a spawn begins again
+		g.zero = true
 		g.init(context.Background(), zeroOptions, kindGroup)
+	}
+}
+
+// readyToSpawn is ready for the methods that start children (and
+// SetLimit): it also begins the next round of a zero Group that has ended,
+// whose Wait cleared made.
+func (g *Group) readyToSpawn() {
+	if !g.made.Load() {
+		g.nextRound()
+	}
+}
+
+// nextRound makes a zero Group that has ended what it was before its
+// first child: errgroup's zero Group can be used again after Wait. The
+// first Wait keeps the round's outcome before the group can be made
+// again (kept); a spawn that finds the group ended while that Wait still
+// collects yields until it has.
+func (g *Group) nextRound() {
+	for {
+		g.mu.Lock()
+		switch {
+		case g.made.Load():
+			// another spawn began it
+		case !g.zero:
+			g.zero = true
+			g.init(context.Background(), zeroOptions, kindGroup)
+		case g.kept.Load():
+			g.reset()
+		default:
+			g.mu.Unlock()
+			runtime.Gosched()
+			continue
+		}
+		g.mu.Unlock()
+		return
+	}
+}
+
+// reset makes an ended zero Group new, keeping its limit; g.mu is held.
+// Every child has returned, so only spawns that found the group over and
+// are taking their count back (see enter) touch it: the swap waits for
+// them.
+func (g *Group) reset() {
+	n := g.returned.Load() &^ releasedBit
+	for !g.spawned.CompareAndSwap(n|overBit, 0) {
+		runtime.Gosched()
+	}
+	g.returned.Store(0)
+	g.notStarted.Store(0)
+	g.skipped.Store(0)
+	g.cause.Store(nil)
+	g.ended, g.left, g.endedFuncs = nil, nil, nil
+	g.queueTold = false
+	g.waiting.Store(false)
+	g.final.Store(nil)
+	g.orphan.Store(nil)
+	g.kept.Store(false)
+	g.c = call{}
+	g.init(context.Background(), zeroOptions, kindGroup)
+	if n := g.limit.Load(); n > 0 {
+		g.quiet.Store(false)
+		g.c.limited(int(n), -1)
 	}
 }
 
@@ -97,11 +160,18 @@ func (g *Group) makeZero() {
 //
 // Wait may be called more than once, and from several goroutines: each
 // call returns once every child has returned, with the same error, and
-// raises the same panic. Once a Wait has been called and every child has
-// returned, the group has ended: Go, TryGo, Spawn and TrySpawn panic (a
-// Group is not reused; make a new one). Until then a child, or any
+// raises the same panic. Until every child has returned, a child, or any
 // goroutine, may start more children, and Wait waits for them too. A child
 // of g must not call Wait: it would wait for itself.
+//
+// Once a Wait has been called and every child has returned, the group has
+// ended. A group made by NewGroup is not used again (its ctx is canceled):
+// Go, TryGo, Spawn and TrySpawn panic; make a new one. The zero Group, as
+// errgroup's, is used again: a Go, TryGo, Spawn, TrySpawn or SetLimit after
+// its Wait begins a new round, as on a new zero Group with the limit kept,
+// and the next Wait returns that round's failures (errgroup's returns the
+// first failure of every round). As when a sync.WaitGroup is used again,
+// that call must come after every Wait of the round before has returned.
 func (g *Group) Wait() error {
 	if g == nil {
 		nilArg("Group.Wait", "g")
@@ -115,7 +185,7 @@ func (g *Group) Wait() error {
 	} else {
 		g.waitDone.Wait() // a WaitGroup, not a mutex: durably blocking in a synctest bubble
 	}
-	w := g.final
+	w := g.final.Load()
 	if w == nil {
 		return nil // every child succeeded: nothing kept
 	}
@@ -129,7 +199,12 @@ func (g *Group) Wait() error {
 // waitFirst is the work of the first Wait: it settles the group and keeps
 // its outcome in final for every Wait, then lets the others return.
 func (g *Group) waitFirst() {
+	defer g.kept.Store(true) // after Done: a next round may Add to waitDone
 	defer g.waitDone.Done()
+	if g.zero {
+		// Before Done, so that a spawn after any Wait begins the next round.
+		defer g.made.Store(false)
+	}
 	g.settle()
 	if g.succeeded() {
 		g.c.callEnd(nil)
@@ -138,10 +213,11 @@ func (g *Group) waitFirst() {
 	f, err := g.collect()
 	g.c.callEnd(err)
 	if err != nil || f.panic != nil || f.exited {
-		g.final = &waited{f: f, err: err}
+		w := &waited{f: f, err: err}
 		if f.panic != nil {
-			g.final.pe = f.panicError()
+			w.pe = f.panicError()
 		}
+		g.final.Store(w)
 	}
 	if w := g.orphan.Load(); w != nil {
 		w.observed.Store(true)
@@ -181,6 +257,8 @@ func (g *Group) watchPanic(o *outcome) {
 type groupWait struct {
 	waiting  atomic.Bool                 // the first Wait was called
 	waitDone sync.WaitGroup              // 1 until the first Wait has set final (see init)
-	final    *waited                     // set by the first Wait; nil if every child succeeded
+	final    atomic.Pointer[waited]      // set by the first Wait; nil if every child succeeded
+	kept     atomic.Bool                 // the first Wait has set final and let the others go
 	orphan   atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
+	zero     bool                        // a zero Group, which begins a new round after Wait; set before made
 }

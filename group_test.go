@@ -278,6 +278,108 @@ func TestZeroGroupWaitAlone(t *testing.T) {
 	if err := g.Wait(); err != nil {
 		t.Fatal(err)
 	}
+	ran := false
+	g.Go(func(context.Context) error { ran = true; return nil })
+	if err := g.Wait(); err != nil || !ran {
+		t.Fatalf("Wait = %v, ran %v; want a second round", err, ran)
+	}
+}
+
+// TestZeroGroupRounds reuses a zero Group after its Wait, as errgroup's
+// tests and restartable services do: each Wait returns its round's
+// failures, a Wait with no round since returns the last one's again, and
+// the limit stays.
+func TestZeroGroupRounds(t *testing.T) {
+	e1, e2 := errors.New("e1"), errors.New("e2")
+	var g Group
+	g.SetLimit(1)
+	for i, want := range []error{nil, e1, nil, e2, e2} {
+		var running, most atomic.Int32
+		gate := make(chan struct{})
+		for range 3 {
+			g.Go(func(context.Context) error {
+				if n := running.Add(1); n > most.Load() {
+					most.Store(n)
+				}
+				defer running.Add(-1)
+				<-gate
+				return nil
+			})
+		}
+		close(gate)
+		if want != nil {
+			g.Go(func(context.Context) error { return want })
+		}
+		if err := g.Wait(); err != want {
+			t.Fatalf("round %d: Wait = %v; want %v", i, err, want)
+		}
+		if err := g.Wait(); err != want {
+			t.Fatalf("round %d: a second Wait = %v; want %v", i, err, want)
+		}
+		if most.Load() != 1 {
+			t.Fatalf("round %d: %d children ran at once; want the limit, 1", i, most.Load())
+		}
+	}
+	ok := g.TryGo(func(context.Context) error { return nil })
+	if err := g.Wait(); !ok || err != nil {
+		t.Fatalf("TryGo = %v, Wait = %v in a new round; want true, nil", ok, err)
+	}
+	g.SetLimit(-1) // a new round: no child yet, and no limit
+	var started sync.WaitGroup
+	started.Add(2)
+	for range 2 {
+		g.Go(func(context.Context) error { started.Done(); started.Wait(); return nil })
+	}
+	if err := g.Wait(); err != nil {
+		t.Fatal(err) // with the limit of 1 kept, the two would never both start
+	}
+	tk := Spawn(&g, func(context.Context) (int, error) { return 7, nil })
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := tk.Wait(context.Background()); v != 7 || err != nil {
+		t.Fatalf("the task of a later round = %v, %v", v, err)
+	}
+}
+
+// A child's panic is raised by its round's Wait, and the next round
+// starts clean.
+func TestZeroGroupRoundAfterPanic(t *testing.T) {
+	var g Group
+	g.Go(func(context.Context) error { panic("boom") })
+	if msg := catch(func() { g.Wait() }); !strings.Contains(msg, "boom") {
+		t.Fatalf("Wait raised %q; want the child's panic", msg)
+	}
+	g.Go(func(context.Context) error { return nil })
+	if err := g.Wait(); err != nil {
+		t.Fatalf("the round after a panic: Wait = %v", err)
+	}
+}
+
+// Rounds begun by several goroutines at once: each round's Wait waits for
+// every child started before it was called. Run it with -race too.
+func TestZeroGroupRoundsConcurrent(t *testing.T) {
+	var g Group
+	for round := range 200 {
+		var ran atomic.Int32
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() { g.Go(func(context.Context) error { ran.Add(1); return nil }) })
+		}
+		wg.Wait()
+		if err := g.Wait(); err != nil || ran.Load() != 4 {
+			t.Fatalf("round %d: Wait = %v with %d of 4 run", round, err, ran.Load())
+		}
+	}
+}
+
+// A group made by NewGroup ends at its Wait, which cancels its ctx: a
+// zero Group only begins new rounds.
+func TestNewGroupStopped(t *testing.T) {
+	g, _ := NewGroup(context.Background(), KeepGoing, FirstError)
+	if err := g.Wait(); err != nil {
+		t.Fatal(err)
+	}
 	if msg := catch(func() { g.Go(func(context.Context) error { return nil }) }); !strings.Contains(msg, "g has ended") {
 		t.Fatalf("Go after Wait: %q", msg)
 	}

@@ -21,7 +21,7 @@ func (g *Group) Go(fn func(context.Context) error) {
 	if fn == nil {
 		nilArg("Group.Go", "fn")
 	}
-	g.ready()
+	g.readyToSpawn()
 	i := g.enter("Group.Go")
 	if g.openQuiet() || g.open() {
 		go g.goOpen(fn, i)
@@ -42,7 +42,7 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 	if fn == nil {
 		nilArg("Group.TryGo", "fn")
 	}
-	g.ready()
+	g.readyToSpawn()
 	if g.refusal() != admitted {
 		g.checkLive("Group.TryGo")
 		return false

@@ -12,7 +12,7 @@ import (
 
 // SetLimit limits the group to n children running at once, as errgroup's
 // SetLimit; a negative n sets no limit. It panics if n is 0, or if a child
-// was spawned already. A child spawned at the limit does not block the spawner: it
+// was spawned already (in a zero Group used again, in this round). A child spawned at the limit does not block the spawner: it
 // waits, as a task with its function and no goroutine, and starts when a
 // running child returns, in spawn order; after a failure that cancels the
 // group, it never starts (it completes as canceled). The memory of the
@@ -39,11 +39,12 @@ func (g *Group) SetLimit(n int) {
 	if n == 0 {
 		panic("task: SetLimit: n is 0; want at least 1, or a negative n for no limit")
 	}
-	g.ready()
+	g.readyToSpawn()
 	if g.spawned.Load()&^overBit != 0 {
 		panic("task: SetLimit: called after a child was started (Go or Spawn)")
 	}
 	if n < 0 || n == noLimit {
+		g.limit.Store(0) // a zero Group's next round may have had one
 		return
 	}
 	g.limit.Store(int64(n))

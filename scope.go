@@ -83,7 +83,8 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 // errgroup's zero Group: it is NewGroup(context.Background(), KeepGoing,
 // FirstError), made by the first of its methods to be called. A failure
 // cancels nothing and every child runs; Wait returns the first failure as
-// its function returned it.
+// its function returned it. It can be used again after Wait, in rounds
+// (see [Group.Wait]).
 type Group struct {
 	// Read by every child and every spawn, written seldom (at the start,
 	// on a failure or a stop): apart from the counters below, which every
@@ -146,7 +147,7 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	if fn == nil {
 		nilArg("Spawn", "fn")
 	}
-	g.ready()
+	g.readyToSpawn()
 	c := newChild(g, fn)
 	c.index = g.enter("Spawn")
 	if g.openQuiet() || g.open() || g.admit(false, func() child { return c }) {
@@ -169,7 +170,7 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 	if fn == nil {
 		nilArg("TrySpawn", "fn")
 	}
-	g.ready()
+	g.readyToSpawn()
 	if g.refusal() != admitted {
 		g.checkLive("TrySpawn")
 		return nil, false

@@ -80,6 +80,22 @@ func TestSynctestGroupWait(t *testing.T) {
 			}
 		})
 	}
+	// A later round of a zero Group waits as the first did.
+	durably(t, "zero Group, second round", func(t *testing.T) {
+		var g Group
+		g.Go(func(context.Context) error { return nil })
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		release := make(chan struct{})
+		g.Go(func(context.Context) error { <-release; return nil })
+		collect := waiters(2, g.Wait)
+		synctest.Wait()
+		close(release)
+		if errs := collect(); !allNil(errs) {
+			t.Fatalf("Waits = %v", errs)
+		}
+	})
 	// The pipeline of the issue: a Wait in a goroutine that closes a
 	// channel, another in the main goroutine.
 	durably(t, "pipeline", func(t *testing.T) {
