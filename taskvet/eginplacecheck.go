@@ -20,12 +20,14 @@ type check struct {
 	c  *component
 
 	children  map[*ast.FuncLit]bool // the function literals passed to Go and TryGo
-	home      map[ast.Node]ast.Node // the FuncDecl of each event and create (by node)
+	home      map[ast.Node]ast.Node // the FuncDecl of each event and create (by node), or root
+	root      *ast.FuncLit          // the function literal that holds a local group, its Go and its Wait (see localRoot)
 	hasGo     map[ast.Node]bool     // FuncDecls that call Go on the component, directly or through a call
 	hasWait   map[ast.Node]bool
 	limited   bool              // a SetLimit other than a negative constant
 	block     bool              // task.BlockAtLimit is needed
 	keepGoing map[*gcreate]bool // task.KeepGoing: nothing reads the derived context
+	rounds    bool              // a Go may follow a Wait of the zero Group: a new round
 	startAll  map[*gcreate]bool // task.StartAll: fail-fast is not exact
 }
 
@@ -35,6 +37,61 @@ func (x *check) info() *types.Info { return x.ip.pass.TypesInfo }
 func funcDeclOf(cur inspector.Cursor) *ast.FuncDecl {
 	for c := range cur.Enclosing((*ast.FuncDecl)(nil)) {
 		return c.Node().(*ast.FuncDecl)
+	}
+	return nil
+}
+
+// localRoot returns the function literal that makes a group held only in
+// local variables, and holds every use of it, if that literal is not a
+// child of the group: the group lives and ends in that literal (a command's
+// Action, a goroutine's body, a test helper's cleanup), which is then its
+// home as a FuncDecl is for others.
+func (x *check) localRoot() *ast.FuncLit {
+	for _, v := range x.c.vars {
+		if _, isParam := x.ip.params[v]; isParam || v.IsField() {
+			return nil
+		}
+	}
+	if len(x.c.creates) == 0 {
+		return nil
+	}
+	var root *ast.FuncLit
+	for c := range x.c.creates[0].cur.Enclosing((*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+		root, _ = c.Node().(*ast.FuncLit)
+		break
+	}
+	if root == nil || x.children[root] {
+		return nil
+	}
+	for _, cr := range x.c.creates {
+		if !within(cr.cur.Node(), root) {
+			return nil
+		}
+	}
+	for _, e := range x.c.events {
+		if !within(e.call, root) {
+			return nil
+		}
+	}
+	return root
+}
+
+// homeName names a home: its function's name, or "a function literal".
+func homeName(h ast.Node) string {
+	if fd, ok := h.(*ast.FuncDecl); ok {
+		return fd.Name.Name
+	}
+	return "a function literal"
+}
+
+// homeOf returns the function that holds cur for the checks: root, or the
+// FuncDecl around cur, or nil.
+func (x *check) homeOf(cur inspector.Cursor) ast.Node {
+	if x.root != nil && within(cur.Node(), x.root) {
+		return x.root
+	}
+	if fd := funcDeclOf(cur); fd != nil {
+		return fd
 	}
 	return nil
 }
@@ -63,6 +120,9 @@ func (x *check) where(cur inspector.Cursor) litKind {
 	kind := inFunc
 	for c := range cur.Enclosing((*ast.FuncLit)(nil)) {
 		lit := c.Node().(*ast.FuncLit)
+		if lit == x.root {
+			break
+		}
 		if x.children[lit] {
 			return inChild
 		}
@@ -118,16 +178,17 @@ func (x *check) run() (why, do string) {
 			}
 		}
 	}
+	x.root = x.localRoot()
 	x.home = map[ast.Node]ast.Node{}
 	for _, e := range c.events {
-		fd := funcDeclOf(e.cur)
+		fd := x.homeOf(e.cur)
 		if fd == nil {
 			return "a group used outside a function", doBad
 		}
 		x.home[e.call] = fd
 	}
 	for _, cr := range c.creates {
-		fd := funcDeclOf(cr.cur)
+		fd := x.homeOf(cr.cur)
 		if fd == nil {
 			return "a group made outside a function", doBad
 		}
@@ -142,6 +203,9 @@ func (x *check) run() (why, do string) {
 	}
 	if why := x.checkLimits(); why != "" {
 		return why, doLimits
+	}
+	if why := x.checkRounds(); why != "" {
+		return why, doOrder
 	}
 	if why := x.checkCreates(); why != "" {
 		return why, doCreates
@@ -269,8 +333,12 @@ func (x *check) checkFields() string {
 		if !goes || x.where(e.cur) == inChild {
 			continue
 		}
+		if !x.madeBefore(e) && x.zeroOnly() {
+			x.rounds = true
+			continue
+		}
 		if !x.madeBefore(e) {
-			name := x.home[e.call].(*ast.FuncDecl).Name.Name
+			name := homeName(x.home[e.call])
 			return fmt.Sprintf("given children in %s, which does not make the group first, so a Go may follow the Wait: "+
 				"errgroup then starts a new round that the next Wait waits for (a group reused after Wait), where task's Go panics", name)
 		}
@@ -391,7 +459,7 @@ func (x *check) checkOrder() string {
 			byHome[h] = append(byHome[h], orderEv{pos: e.call.Pos(), kind: "go", cur: e.cur, inst: x.base(e)})
 		}
 		if waits {
-			ev := orderEv{pos: e.call.Pos(), kind: "wait", cur: e.cur, until: h.End()}
+			ev := orderEv{pos: e.call.Pos(), kind: "wait", cur: e.cur, until: h.End(), inst: x.base(e)}
 			if w == inDefer {
 				ev.pos = h.End() // runs at the end
 			} else if end, ok := terminal(e.cur); ok {
@@ -416,6 +484,13 @@ func (x *check) checkOrder() string {
 			case "go":
 				for _, w := range waited {
 					if evs[i].pos < w.until && !x.remadeFor(evs, w.pos, &evs[i]) {
+						if x.zeroOnly() && x.waitAfter(evs, &evs[i]) {
+							x.rounds = true
+							continue
+						}
+						if x.zeroOnly() {
+							return fmt.Sprintf("given a child after its Wait (%s) that no later Wait waits for", x.ip.where(w.pos))
+						}
 						return fmt.Sprintf("given a child after its Wait (%s), which panics in task where errgroup ran it unwaited", x.ip.where(w.pos))
 					}
 				}
@@ -437,7 +512,9 @@ func (x *check) checkOrder() string {
 						made = made || e.kind == "create" && within(e.cur.Node(), loop)
 					}
 					for _, g := range evs {
-						if g.kind == "go" && within(g.cur.Node(), loop) && !made {
+						if g.kind == "go" && within(g.cur.Node(), loop) && !made && x.zeroOnly() {
+							x.rounds = true
+						} else if g.kind == "go" && within(g.cur.Node(), loop) && !made {
 							return "waited for in a loop that gives it children again, which panics in task after the Wait"
 						}
 					}
@@ -445,6 +522,46 @@ func (x *check) checkOrder() string {
 				}
 				break
 			}
+		}
+	}
+	return ""
+}
+
+// waitAfter reports whether a wait of evs comes after the Go g, on the
+// same variable.
+func (x *check) waitAfter(evs []orderEv, g *orderEv) bool {
+	for _, e := range evs {
+		if e.kind == "wait" && e.pos > g.pos && e.inst == g.inst {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroOnly reports whether every group of the component is a zero Group,
+// which task's, as errgroup's, lets a Go after its Wait use again.
+func (x *check) zeroOnly() bool {
+	if len(x.c.creates) == 0 {
+		return false // made where taskvet does not see
+	}
+	for _, cr := range x.c.creates {
+		if cr.call != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRounds refuses a zero Group used again after its Wait that the
+// fix would make with NewGroup (to block at the limit): that one ends at
+// its Wait.
+func (x *check) checkRounds() string {
+	if !x.rounds || !x.block {
+		return ""
+	}
+	for _, cr := range x.c.creates {
+		if x.limitedGroup(cr) {
+			return "used again after its Wait and limited, with Go blocking at the limit: task.BlockAtLimit needs NewGroup, whose group ends at its Wait"
 		}
 	}
 	return ""
@@ -480,9 +597,12 @@ func (x *check) checkLimits() string {
 				return "limited after its first Go (task's SetLimit panics there)"
 			}
 		}
-		for l := range e.cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncDecl)(nil)) {
-			if _, isFunc := l.Node().(*ast.FuncDecl); !isFunc && !within(made.cur.Node(), l.Node()) {
-				return "limited in a loop"
+		for l := range e.cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+			switch l.Node().(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				if !within(made.cur.Node(), l.Node()) {
+					return "limited in a loop"
+				}
 			}
 			break
 		}
@@ -526,7 +646,7 @@ func (x *check) bounded(cur inspector.Cursor) bool {
 		case *ast.FuncDecl:
 			return true
 		case *ast.FuncLit:
-			return false
+			return n == x.root
 		case *ast.ForStmt:
 			if n.Init == nil || n.Cond == nil || n.Post == nil {
 				return false
@@ -658,7 +778,8 @@ func (x *check) childrenOf(cr *gcreate) []kid {
 			}
 			continue
 		}
-		kids = append(kids, kid{e.call.Args[0], x.paramCtx(eh.(*ast.FuncDecl), cr.gctx)})
+		fd, _ := eh.(*ast.FuncDecl) // a local group's events are all in its home
+		kids = append(kids, kid{e.call.Args[0], x.paramCtx(fd, cr.gctx)})
 	}
 	return kids
 }
@@ -666,6 +787,9 @@ func (x *check) childrenOf(cr *gcreate) []kid {
 // paramCtx returns the context parameter of fd that every call of fd
 // passing the group passes the derived context gctx to, or gctx.
 func (x *check) paramCtx(fd *ast.FuncDecl, gctx *types.Var) *types.Var {
+	if fd == nil {
+		return gctx
+	}
 	info := x.info()
 	f, _ := info.Defs[fd.Name].(*types.Func)
 	if f == nil {
@@ -963,7 +1087,9 @@ func (x *check) fix() {
 	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
 		what = append(what, fmt.Sprintf("Go and Wait are in different functions (%s; %s): a child's panic is held until the Wait instead of crashing the program at once", goFuncs, waitFuncs))
 	}
-	if slices.ContainsFunc(c.vars, (*types.Var).IsField) {
+	if x.rounds {
+		what = append(what, "a Go after the Wait begins a new round, as errgroup's; that round's Wait returns its own failures (errgroup's, the first of every round)")
+	} else if slices.ContainsFunc(c.vars, (*types.Var).IsField) {
 		what = append(what, "a Go after the Wait would panic (every Go follows the group made in its function)")
 	} else {
 		what = append(what, "a Go after the Wait would panic (there is none)")
@@ -1002,7 +1128,7 @@ func (x *check) apart() (goFuncs, waitFuncs string) {
 		if x.where(e.cur) == inChild {
 			continue
 		}
-		name := x.home[e.call].(*ast.FuncDecl).Name.Name
+		name := homeName(x.home[e.call])
 		switch {
 		case e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]:
 			if !slices.Contains(gos, name) {

@@ -169,9 +169,9 @@ func (p *pool) wait() error { return p.g.Wait() }
 
 // Near misses: no fix, and a diagnostic that says why.
 
-// A Go after the Wait: errgroup runs it unwaited, task panics.
+// A Go after the last Wait: errgroup and task run it unwaited.
 func goAfterWait(ctx context.Context, items []Item) error {
-	var g errgroup.Group // want `errgroup group \(g\) not migrated: given a child after its Wait \(inplace.go:176\), which panics in task.*; make a new group for each round of Go calls`
+	var g errgroup.Group // want `errgroup group \(g\) not migrated: given a child after its Wait \(inplace.go:176\) that no later Wait waits for; make a new group for each round of Go calls`
 	g.Go(work)
 	err := g.Wait()
 	for _, it := range items {
@@ -180,9 +180,10 @@ func goAfterWait(ctx context.Context, items []Item) error {
 	return err
 }
 
-// Waited for in a loop that gives it children again.
+// Waited for in a loop that gives it children again: rounds of a zero
+// Group, in task as in errgroup.
 func loopWait(items [][]Item) error {
-	var g errgroup.Group // want `errgroup group \(g\) not migrated: waited for in a loop that gives it children again`
+	var g errgroup.Group // want `task.Group in place: .*a Go after the Wait begins a new round`
 	for _, batch := range items {
 		for _, it := range batch {
 			g.Go(func() error { return process(context.Background(), it) })
@@ -196,7 +197,7 @@ func loopWait(items [][]Item) error {
 
 // Passed to a function of another package.
 func passedAway(ctx context.Context) error {
-	g, ctx := errgroup.WithContext(ctx) // want `errgroup group \(g\) not migrated: the group is passed to consume \(inplace.go:201\); keep the group in this package's local variables`
+	g, ctx := errgroup.WithContext(ctx) // want `errgroup group \(g\) not migrated: the group is passed to consume \(inplace.go:202\); keep the group in this package's local variables`
 	g.Go(func() error { return process(ctx, Item{}) })
 	consume(g)
 	return g.Wait()

@@ -99,13 +99,13 @@ func (s *server) start(ctx context.Context, items []Item) {
 func (s *server) stop() error { return s.g.Wait() }
 
 // A restartable service: the group is made once, with the struct, and
-// serve may give it children after shutdown has waited. errgroup starts a
-// new round, task's Go panics: no fix.
+// serve may give it children after shutdown has waited: a new round of the
+// zero Group, in task as in errgroup.
 type restartable struct {
-	g *errgroup.Group // want `errgroup group in a field \(g\) not migrated: given children in serve, which does not make the group first, so a Go may follow the Wait: errgroup then starts a new round that the next Wait waits for \(a group reused after Wait\), where task's Go panics; if no Go can follow the Wait`
+	g *errgroup.Group
 }
 
-func newRestartable() *restartable { return &restartable{g: new(errgroup.Group)} }
+func newRestartable() *restartable { return &restartable{g: new(errgroup.Group)} } // want `task.Group in place: .*Go and Wait are in different functions \(serve; shutdown\).*a Go after the Wait begins a new round`
 
 func (r *restartable) serve(it Item) {
 	r.g.Go(func() error { return process(context.Background(), it) })
@@ -279,9 +279,9 @@ func runBatches(ctx context.Context, items []Item) error {
 	return p.Wait()
 }
 
-// Another struct made after the Wait does not make b's group again: b's
-// Go after its Wait would panic in task.
-type round struct{ errgroup.Group } // want `errgroup group in a field \(Group\) not migrated: given a child after its Wait \(shapes.go:289\)`
+// Another struct made after the Wait does not make r's group again: r's
+// Go after its Wait begins a round that no Wait waits for.
+type round struct{ errgroup.Group } // want `errgroup group in a field \(Group\) not migrated: given a child after its Wait \(shapes.go:289\) that no later Wait waits for`
 
 func reusedAfterOther(ctx context.Context, a, b Item) error {
 	r := &round{}
