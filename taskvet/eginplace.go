@@ -806,6 +806,16 @@ func (ip *inPlace) noFix(c *component, why, do string) {
 		pos = c.firstPos()
 	}
 	ip.pass.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf("%s not migrated: %s; %s", what, why, do)})
+	// Each place that makes the group says so too, so that no site of it
+	// is left without a word where a reader looks.
+	seen := map[string]bool{ip.where(pos): true}
+	for _, cr := range c.creates {
+		p := cr.cur.Node().Pos()
+		if at := ip.where(p); !seen[at] {
+			seen[at] = true
+			ip.pass.Report(analysis.Diagnostic{Pos: p, Message: fmt.Sprintf("%s made here is not migrated: see %s", what, ip.where(pos))})
+		}
+	}
 }
 
 // where names pos in a message: the file's base name and the line, which

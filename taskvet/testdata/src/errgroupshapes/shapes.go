@@ -245,7 +245,7 @@ type mixed struct {
 }
 
 func runMixed(ctx context.Context) error {
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(ctx) // want `made here is not migrated: see shapes.go:243`
 	m := mixed{g, gctx}
 	m.Go(func() error { return process(m, Item{}) })
 	return m.Wait()
@@ -284,12 +284,12 @@ func runBatches(ctx context.Context, items []Item) error {
 type round struct{ errgroup.Group } // want `errgroup group in a field \(Group\) not migrated: given a child after its Wait \(shapes.go:289\) that no later Wait waits for`
 
 func reusedAfterOther(ctx context.Context, a, b Item) error {
-	r := &round{}
+	r := &round{} // want `made here is not migrated: see shapes.go:284`
 	r.Go(mkJob(ctx, a))
 	if err := r.Wait(); err != nil {
 		return err
 	}
-	s := &round{}
+	s := &round{} // want `made here is not migrated: see shapes.go:284`
 	r.Go(mkJob(ctx, b))
 	s.Go(mkJob(ctx, b))
 	return s.Wait()
