@@ -627,9 +627,12 @@ func (x *check) checkLimits() string {
 	}
 	// errgroup's Go blocks the spawner at the limit, task's queues the
 	// child: bounded only if the Go calls are.
+	// So is a Go in a function that does not make the group first (a
+	// field's, in a method that each caller may call again).
+	field := slices.ContainsFunc(x.c.vars, (*types.Var).IsField)
 	for _, e := range x.c.events {
 		goes := e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]
-		if goes && e.method != "TryGo" && !x.bounded(e.cur) {
+		if goes && e.method != "TryGo" && (!x.bounded(e.cur) || field && !x.madeBefore(e)) {
 			x.block = true
 		}
 	}

@@ -294,3 +294,22 @@ func reusedAfterOther(ctx context.Context, a, b Item) error {
 	s.Go(mkJob(ctx, b))
 	return s.Wait()
 }
+
+// A restartable service, limited: errgroup's Go blocks its caller at the
+// limit, which needs task.BlockAtLimit, and so NewGroup, whose group ends
+// at its Wait: no fix.
+type throttled struct {
+	g errgroup.Group // want `errgroup group in a field \(g\) not migrated: used again after its Wait and limited, with Go blocking at the limit`
+}
+
+func newThrottled() *throttled {
+	t := &throttled{} // want `made here is not migrated: see shapes.go:`
+	t.g.SetLimit(4)
+	return t
+}
+
+func (t *throttled) serve(it Item) {
+	t.g.Go(func() error { return process(context.Background(), it) })
+}
+
+func (t *throttled) shutdown() error { return t.g.Wait() }
