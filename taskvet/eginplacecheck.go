@@ -626,9 +626,9 @@ func (x *check) checkLimits() string {
 		return ""
 	}
 	// errgroup's Go blocks the spawner at the limit, task's queues the
-	// child: bounded only if the Go calls are.
-	// So is a Go in a function that does not make the group first (a
-	// field's, in a method that each caller may call again).
+	// child: bounded only if the Go calls are, which a Go in a function
+	// that does not make the group first (a field's, in a method that each
+	// caller may call again) is not.
 	field := slices.ContainsFunc(x.c.vars, (*types.Var).IsField)
 	for _, e := range x.c.events {
 		goes := e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]
