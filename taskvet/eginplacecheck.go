@@ -1090,11 +1090,17 @@ func (x *check) fix() {
 	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
 		what = append(what, fmt.Sprintf("Go and Wait are in different functions (%s; %s): a child's panic is held until the Wait instead of crashing the program at once", goFuncs, waitFuncs))
 	}
-	if x.rounds {
+	stillZero := x.zeroOnly() // the fix keeps a zero Group, which a Go after its Wait uses again
+	for _, cr := range c.creates {
+		stillZero = stillZero && !(x.block && x.limitedGroup(cr))
+	}
+	switch {
+	case x.rounds:
 		what = append(what, "a Go after the Wait begins a new round, as errgroup's; that round's Wait returns its own failures (errgroup's, the first of every round)")
-	} else if slices.ContainsFunc(c.vars, (*types.Var).IsField) {
+	case stillZero:
+	case slices.ContainsFunc(c.vars, (*types.Var).IsField):
 		what = append(what, "a Go after the Wait would panic (every Go follows the group made in its function)")
-	} else {
+	default:
 		what = append(what, "a Go after the Wait would panic (there is none)")
 	}
 	first := sorted[0].cur.Node()
