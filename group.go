@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // NewGroup returns a new Group and the context its children get: errgroup's
@@ -37,7 +39,8 @@ import (
 // Until Wait is called, the group holds its context, and, with Grace, its
 // timer, as errgroup's WithContext does: call Wait. A child's panic in a
 // group that is garbage collected without a Wait crashes the program, as
-// for a task of [Go] nobody waits for.
+// for a task of [Go] nobody waits for. After Wait, a Go begins a new
+// round (see [Group.Wait]).
 //
 // A nil ctx panics.
 func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
@@ -45,6 +48,7 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 		nilArg("NewGroup", "ctx")
 	}
 	g := new(Group)
+	g.callerCtx = ctx
 	g.init(ctx, options("NewGroup", famGroup, opts), kindGroup)
 	if g.c.runsEverything() {
 		// KeepGoing: not the caller's ctx, which Wait could not cancel.
@@ -84,14 +88,14 @@ func (g *Group) ready() {
 func (g *Group) makeZero() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.made.Load() && !g.zero { // zero: an ended round, which only a spawn begins again
+	if !g.made.Load() && !g.waiting.Load() { // waiting: an ended round, which only a spawn begins again
 		g.zero = true
 		g.init(context.Background(), zeroOptions, kindGroup)
 	}
 }
 
 // readyToSpawn is ready for the methods that start children (and
-// SetLimit): it also begins the next round of a zero Group that has ended,
+// SetLimit): it also begins the next round of a group that has ended,
 // whose Wait cleared made.
 func (g *Group) readyToSpawn() {
 	if !g.made.Load() {
@@ -99,18 +103,18 @@ func (g *Group) readyToSpawn() {
 	}
 }
 
-// nextRound makes a zero Group that has ended what it was before its
-// first child: errgroup's zero Group can be used again after Wait. The
-// first Wait keeps the round's outcome before the group can be made
-// again (kept); a spawn that finds the group ended while that Wait still
-// collects yields until it has.
+// nextRound makes a group that has ended what it was before its first
+// child, or makes the zero Group: errgroup's groups can be used again
+// after Wait. The first Wait keeps the round's outcome before the group
+// can be made again (kept); a spawn that finds the group ended while that
+// Wait still collects yields until it has.
 func (g *Group) nextRound() {
 	for {
 		g.mu.Lock()
 		switch {
 		case g.made.Load():
 			// another spawn began it
-		case !g.zero:
+		case !g.waiting.Load(): // never made: a zero Group
 			g.zero = true
 			g.init(context.Background(), zeroOptions, kindGroup)
 		case g.kept.Load():
@@ -125,10 +129,9 @@ func (g *Group) nextRound() {
 	}
 }
 
-// reset makes an ended zero Group new, keeping its limit; g.mu is held.
-// Every child has returned, so only spawns that found the group over and
-// are taking their count back (see enter) touch it: the swap waits for
-// them.
+// reset makes an ended group new, keeping its limit; g.mu is held. Every
+// child has returned, so only spawns that found the group over and are
+// taking their count back (see enterNext) touch it: the swap waits for them.
 func (g *Group) reset() {
 	n := g.returned.Load() &^ releasedBit
 	for !g.spawned.CompareAndSwap(n|overBit, 0) {
@@ -144,12 +147,75 @@ func (g *Group) reset() {
 	g.final.Store(nil)
 	g.orphan.Store(nil)
 	g.kept.Store(false)
-	g.c = call{}
-	g.init(context.Background(), zeroOptions, kindGroup)
+	if g.zero {
+		g.c = call{}
+		g.init(context.Background(), zeroOptions, kindGroup)
+	} else {
+		g.nextCall()
+	}
 	if n := g.limit.Load(); n > 0 {
 		g.quiet.Store(false)
-		g.c.limited(int(n), -1)
+		g.limited(int(n))
 	}
+}
+
+// nextCall begins a later round of a group made by NewGroup. Its call is
+// its ctx, which the caller holds and may read at any time, and which
+// Wait canceled: only the round's flags are cleared, no field that the
+// Context methods read is written. The probes are told of the round as a
+// call of its own (site), as they were of the first by init.
+func (g *Group) nextCall() {
+	g.later = true
+	g.c.flags.And(^(flagHalted | flagFailing | ^uint32(0)>>firstShift<<firstShift))
+	g.site = nil
+	if p := probe.Load(); p != nil {
+		ctx, end := p.Call(g.callerCtx, g.c.name())
+		g.site = &call{parent: ctx, kind: kindGroup}
+		g.c.end = end
+	}
+	g.done.Add(1)
+	g.waitDone.Add(1)
+	g.made.Store(true)
+}
+
+// probeCtx is the context the probes know the round's call by.
+func (g *Group) probeCtx() context.Context {
+	if g.site != nil {
+		return g.site.parent
+	}
+	return g.c.parent
+}
+
+// at is the call a child of the round runs in, for the probes.
+func (g *Group) at() *call {
+	if g.site != nil {
+		return g.site
+	}
+	return &g.c
+}
+
+// limited tells the probes, if any, of the round's limit.
+func (g *Group) limited(n int) {
+	if g.site != nil {
+		if p, ok := probe.Load().(probe.Limiter); ok {
+			p.Limit(g.site.parent, g.c.name(), n, -1)
+		}
+		return
+	}
+	g.c.limited(n, -1)
+}
+
+// causeAt is the group's cancellation if child i caused it: in a later
+// round, the round's first failure, not the cancellation of ctx, which an
+// earlier round made.
+func (g *Group) causeAt(i int) *PositionError {
+	if g.later {
+		if pe := g.cause.Load(); pe != nil && pe.Index == i {
+			return pe
+		}
+		return nil
+	}
+	return g.c.causeAt(i)
 }
 
 // Wait waits for every child of g to return, children started while it
@@ -164,14 +230,17 @@ func (g *Group) reset() {
 // goroutine, may start more children, and Wait waits for them too. A child
 // of g must not call Wait: it would wait for itself.
 //
-// Once a Wait has been called and every child has returned, the group has
-// ended. A group made by NewGroup is not used again (its ctx is canceled):
-// Go, TryGo, Spawn and TrySpawn panic; make a new one. The zero Group, as
-// errgroup's, is used again: a Go, TryGo, Spawn, TrySpawn or SetLimit after
-// its Wait begins a new round, as on a new zero Group with the limit kept,
-// and the next Wait returns that round's failures (errgroup's returns the
-// first failure of every round). As when a sync.WaitGroup is used again,
-// that call must come after every Wait of the round before has returned.
+// Once a Wait has been called and every child has returned, the round
+// has ended. A Go, TryGo, Spawn, TrySpawn or SetLimit after that begins a
+// new round, as errgroup's: the group takes children again, with its
+// options and limit, and the next Wait waits for them and returns that
+// round's failures (errgroup's returns the first failure of every round).
+// The ctx of a group made by NewGroup stays canceled: the children of a
+// later round get it, done, and are refused only by that round's own
+// failure (fail-fast) or a stop, as in the first round. The zero Group
+// begins each round as a new zero Group. As when a sync.WaitGroup is used
+// again, the call that begins a round must come after every Wait of the
+// round before has returned.
 func (g *Group) Wait() error {
 	if g == nil {
 		nilArg("Group.Wait", "g")
@@ -201,10 +270,7 @@ func (g *Group) Wait() error {
 func (g *Group) waitFirst() {
 	defer g.kept.Store(true) // after Done: a next round may Add to waitDone
 	defer g.waitDone.Done()
-	if g.zero {
-		// Before Done, so that a spawn after any Wait begins the next round.
-		defer g.made.Store(false)
-	}
+	defer g.made.Store(false) // before Done, so that a spawn after any Wait begins the next round
 	g.settle()
 	if g.succeeded() {
 		g.c.callEnd(nil)
@@ -255,10 +321,13 @@ func (g *Group) watchPanic(o *outcome) {
 
 // groupWait is the state of a Group's Wait.
 type groupWait struct {
-	waiting  atomic.Bool                 // the first Wait was called
-	waitDone sync.WaitGroup              // 1 until the first Wait has set final (see init)
-	final    atomic.Pointer[waited]      // set by the first Wait; nil if every child succeeded
-	kept     atomic.Bool                 // the first Wait has set final and let the others go
-	orphan   atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
-	zero     bool                        // a zero Group, which begins a new round after Wait; set before made
+	waiting   atomic.Bool                 // the first Wait was called
+	waitDone  sync.WaitGroup              // 1 until the first Wait has set final (see init)
+	final     atomic.Pointer[waited]      // set by the first Wait; nil if every child succeeded
+	kept      atomic.Bool                 // the first Wait has set final and let the others go
+	orphan    atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
+	zero      bool                        // a zero Group, made by its first method; set before made
+	later     bool                        // a round after the first of a group made by NewGroup (see nextCall)
+	site      *call                       // in a later round, with probes installed: the round's call, as the probes know it
+	callerCtx context.Context             // NewGroup's ctx, the parent of a later round's call for the probes
 }

@@ -158,22 +158,115 @@ func TestNewGroupWaitTwiceAndConcurrently(t *testing.T) {
 	}
 }
 
+// A Go, TryGo, Spawn or TrySpawn after the Wait of a group made by
+// NewGroup begins a new round, as errgroup's: its children get ctx, which
+// stays canceled, and the next Wait waits for them.
 func TestNewGroupGoAfterWait(t *testing.T) {
-	g, _ := NewGroup(context.Background())
-	g.Go(func(context.Context) error { return nil })
-	if err := g.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	const want = "g has ended: its Wait was called and every child had returned"
-	for name, f := range map[string]func(){
-		"Group.Go":    func() { g.Go(func(context.Context) error { return nil }) },
-		"Group.TryGo": func() { g.TryGo(func(context.Context) error { return nil }) },
-		"Spawn":       func() { Spawn(g, immediate[int]) },
-		"TrySpawn":    func() { TrySpawn(g, immediate[int]) },
+	for name, start := range map[string]func(*Group, func(context.Context) error){
+		"Group.Go":    func(g *Group, f func(context.Context) error) { g.Go(f) },
+		"Group.TryGo": func(g *Group, f func(context.Context) error) { g.TryGo(f) },
+		"Spawn": func(g *Group, f func(context.Context) error) {
+			Spawn(g, func(ctx context.Context) (int, error) { return 0, f(ctx) })
+		},
+		"TrySpawn": func(g *Group, f func(context.Context) error) {
+			TrySpawn(g, func(ctx context.Context) (int, error) { return 0, f(ctx) })
+		},
 	} {
-		if msg := catch(f); msg != "task: "+name+": "+want {
-			t.Errorf("%s after Wait panicked with %q", name, msg)
+		g, ctx := NewGroup(context.Background())
+		g.Go(func(context.Context) error { return nil })
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
 		}
+		var got context.Context
+		ran := make(chan struct{})
+		start(g, func(c context.Context) error { got = c; close(ran); return nil })
+		if err := g.Wait(); err != nil {
+			t.Fatalf("%s: the second Wait = %v", name, err)
+		}
+		select {
+		case <-ran:
+		default:
+			t.Fatalf("%s after Wait: the next Wait returned before its child ran", name)
+		}
+		// ctx itself, or with probes installed (TASKDUMP_ON) derived from it.
+		if got.Err() != context.Canceled || context.Cause(got) != context.Canceled || ctx.Err() != context.Canceled {
+			t.Errorf("%s after Wait: the child got %v (Err %v, Cause %v); want ctx, canceled", name, got, got.Err(), context.Cause(got))
+		}
+	}
+}
+
+// Each round's Wait returns that round's failures; a failure of an earlier
+// round, or the cancellation of ctx by its Wait, refuses no child of a later
+// one, and a round's own failure does, as in the first.
+func TestNewGroupRounds(t *testing.T) {
+	errA, errB := errors.New("a"), errors.New("b")
+	g, ctx := NewGroup(context.Background(), FirstError)
+	g.Go(func(context.Context) error { return errA })
+	if err := g.Wait(); err != errA {
+		t.Fatalf("round 1: Wait = %v; want %v", err, errA)
+	}
+	if err := g.Wait(); err != errA {
+		t.Fatalf("round 1, a second Wait = %v; want %v", err, errA)
+	}
+	cause := context.Cause(ctx)
+
+	var ran atomic.Int32
+	g.Go(func(ctx context.Context) error { ran.Add(1); return nil })
+	if err := g.Wait(); err != nil || ran.Load() != 1 {
+		t.Fatalf("round 2: Wait = %v with %d run; want nil, 1", err, ran.Load())
+	}
+
+	failed := make(chan struct{})
+	g.Go(func(context.Context) error { defer close(failed); return errB })
+	<-failed
+	for !g.c.isFailing() {
+		runtime.Gosched()
+	}
+	g.Go(func(context.Context) error { ran.Add(1); return nil }) // refused: the round failed
+	err := g.Wait()
+	if err != errB || ran.Load() != 1 {
+		t.Fatalf("round 3: Wait = %v with %d run; want %v, 1", err, ran.Load(), errB)
+	}
+	if context.Cause(ctx) != cause {
+		t.Errorf("the cause of ctx changed from %v to %v", cause, context.Cause(ctx))
+	}
+
+	// The limit is kept; SetLimit may change it before a round's first child.
+	g.SetLimit(1)
+	var running, most atomic.Int32
+	for range 4 {
+		g.Go(func(context.Context) error {
+			n := running.Add(1)
+			for {
+				m := most.Load()
+				if n <= m || most.CompareAndSwap(m, n) {
+					break
+				}
+			}
+			runtime.Gosched()
+			running.Add(-1)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil || most.Load() != 1 {
+		t.Fatalf("round 4, limit 1: Wait = %v, %d at once", err, most.Load())
+	}
+}
+
+// A child's failure in a later round of a group made by NewGroup is
+// reported with its round's position, not as the cancellation an earlier
+// round made.
+func TestNewGroupRoundCallError(t *testing.T) {
+	errA := errors.New("a")
+	g, _ := NewGroup(context.Background())
+	g.Go(func(context.Context) error { return errA })
+	g.Wait()
+	g.Go(func(context.Context) error { return nil })
+	g.Go(func(context.Context) error { return errA })
+	err := g.Wait()
+	var ce *CallError
+	if !errors.As(err, &ce) || len(ce.Failures) != 1 || ce.Failures[0].Index != 1 || ce.Failures[0].Err != errA {
+		t.Fatalf("round 2: Wait = %#v; want one failure, children[1]: a", err)
 	}
 }
 
@@ -200,10 +293,11 @@ func TestNewGroupGoDuringWait(t *testing.T) {
 
 // TestNewGroupEndRace races the end of a group (its last child returns as
 // Wait lets go) with a spawn from another goroutine: the spawn is either
-// taken, and Wait returns after its child, or refused with the panic of an
-// ended group; never taken and left unwaited. Run it with -race too.
+// taken, and Wait returns after its child, or begins the next round, which
+// the next Wait waits for; never taken and left unwaited. Run it with
+// -race too.
 func TestNewGroupEndRace(t *testing.T) {
-	taken, refused := 0, 0
+	taken, next := 0, 0
 	for range 2000 {
 		g, _ := NewGroup(context.Background())
 		var ran atomic.Int32
@@ -219,22 +313,19 @@ func TestNewGroupEndRace(t *testing.T) {
 			t.Fatal(err)
 		}
 		atWait := ran.Load()
-		switch msg := <-outside; {
-		case msg == "":
-			taken++
-			if atWait != 1 {
-				t.Fatalf("a spawn was taken, and Wait returned before its child ran")
-			}
-		case strings.Contains(msg, "g has ended"):
-			refused++
-			if ran.Load() != 0 {
-				t.Fatalf("a refused spawn ran")
-			}
-		default:
+		if msg := <-outside; msg != "" {
 			t.Fatalf("the spawn panicked with %q", msg)
 		}
+		if atWait == 1 {
+			taken++
+		} else {
+			next++
+		}
+		if err := g.Wait(); err != nil || ran.Load() != 1 {
+			t.Fatalf("the next Wait = %v with %d run; want nil, 1", err, ran.Load())
+		}
 	}
-	t.Logf("%d spawns taken, %d refused", taken, refused)
+	t.Logf("%d spawns taken, %d began the next round", taken, next)
 }
 
 func TestZeroGroup(t *testing.T) {
@@ -370,18 +461,6 @@ func TestZeroGroupRoundsConcurrent(t *testing.T) {
 		if err := g.Wait(); err != nil || ran.Load() != 4 {
 			t.Fatalf("round %d: Wait = %v with %d of 4 run", round, err, ran.Load())
 		}
-	}
-}
-
-// A group made by NewGroup ends at its Wait, which cancels its ctx: a
-// zero Group only begins new rounds.
-func TestNewGroupStopped(t *testing.T) {
-	g, _ := NewGroup(context.Background(), KeepGoing, FirstError)
-	if err := g.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if msg := catch(func() { g.Go(func(context.Context) error { return nil }) }); !strings.Contains(msg, "g has ended") {
-		t.Fatalf("Go after Wait: %q", msg)
 	}
 }
 

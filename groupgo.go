@@ -22,7 +22,10 @@ func (g *Group) Go(fn func(context.Context) error) {
 		nilArg("Group.Go", "fn")
 	}
 	g.readyToSpawn()
-	i := g.enter("Group.Go")
+	i := g.enter()
+	if i < 0 {
+		i = g.enterNext("Group.Go")
+	}
 	if g.openQuiet() || g.open() {
 		go g.goOpen(fn, i)
 	} else if g.admit(false, func() child { return newFuncChild(g, i, fn) }) {
@@ -44,13 +47,18 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 	}
 	g.readyToSpawn()
 	if g.refusal() != admitted {
-		g.checkLive("Group.TryGo")
+		if g.checkLive("Group.TryGo") {
+			return g.TryGo(fn)
+		}
 		return false
 	}
 	if g.limit.Load() > 0 && !g.trySlot("Group.TryGo") {
 		return false
 	}
-	i := g.enter("Group.TryGo")
+	i := g.enter()
+	if i < 0 {
+		i = g.enterNext("Group.TryGo")
+	}
 	if g.admit(true, func() child { return newFuncChild(g, i, fn) }) {
 		go g.goFunc(fn, i)
 	}
@@ -63,7 +71,7 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 func (g *Group) goOpen(fn func(context.Context) error, i int) {
 	var o outcome
 	defer g.openEnded(i, &o)
-	invokeErr(g.ctx, site{&g.c, i}, fn, &o)
+	invokeErr(g.ctx, site{g.at(), i}, fn, &o)
 }
 
 // openEnded ends child i of goOpen, which ended with o, and counts it out.
@@ -107,7 +115,7 @@ func (g *Group) callGo(fn func(context.Context) error, i int, slot bool, w *prob
 			g.runQueued()
 		}
 	}()
-	invokeErrIn(w, g.ctx, site{&g.c, i}, fn, &o)
+	invokeErrIn(w, g.ctx, site{g.at(), i}, fn, &o)
 	return
 }
 

@@ -49,7 +49,7 @@ func (g *Group) SetLimit(n int) {
 	}
 	g.limit.Store(int64(n))
 	g.quiet.Store(false)
-	g.c.limited(n, -1)
+	g.limited(n)
 }
 
 // trySlot takes a slot of a limited group for TrySpawn, if one is free and
@@ -58,7 +58,9 @@ func (g *Group) trySlot(name string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.running >= g.limit.Load() || g.queued > 0 {
-		g.checkLive(name)
+		if g.isOver() && !g.rounds() { // never a Group's: an ended round runs and queues nothing
+			g.endedPanic(name)
+		}
 		return false
 	}
 	g.running++
@@ -185,7 +187,9 @@ func (g *Group) refusal() refusal {
 	// (childEnded). With KeepGoing nothing fails the group before it
 	// ends; with StartAll a failure refuses nothing.
 	r := g.c.leftBy(g.c.stopping())
-	if r == refusedFailed && g.c.startsAll() {
+	if r == refusedFailed && (g.c.startsAll() || g.later && !g.c.isFailing()) {
+		// In a later round, the cancellation of ctx by an earlier one's
+		// Wait refuses nothing: only the round's own failure does.
 		return admitted
 	}
 	return r
@@ -214,7 +218,7 @@ func (g *Group) refuse(c child, r refusal) {
 // task's completion, a Spawn) is given the same error the cancellation
 // will give (see childEnded).
 func (g *Group) failedError() error {
-	if g.c.hasFailed() {
+	if g.c.hasFailed() && !g.later {
 		return contextError(&g.c)
 	}
 	return &causeError{err: context.Canceled, cause: g.cause.Load()}
@@ -290,7 +294,7 @@ func (g *Group) enqueue(c child) {
 	if !g.queueTold {
 		g.queueTold = true
 		if t := probe.LoadTracker(); t != nil {
-			t.Queue(g.c.parent, (*queueView)(g))
+			t.Queue(g.probeCtx(), (*queueView)(g))
 		}
 	}
 }
@@ -301,7 +305,7 @@ func (g *Group) queueLeft() {
 	if g.queued == 0 && g.queueTold {
 		g.queueTold = false
 		if t := probe.LoadTracker(); t != nil {
-			t.Queue(g.c.parent, nil)
+			t.Queue(g.probeCtx(), nil)
 		}
 	}
 }
@@ -379,7 +383,7 @@ func (g *Group) runIn(c child, slot bool, w *probe.Worker) {
 func (g *Group) worker(slot bool) (*probe.Worker, probe.Tracker) {
 	if slot {
 		if t := probe.LoadTracker(); t != nil {
-			return t.Worker(g.ctx, g.c.parent, kindNames[g.c.kind].arg), t
+			return t.Worker(g.ctx, g.probeCtx(), kindNames[g.c.kind].arg), t
 		}
 	}
 	return nil, nil

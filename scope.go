@@ -83,8 +83,8 @@ func Scope[R any](ctx context.Context, body func(context.Context, *Group) (R, er
 // errgroup's zero Group: it is NewGroup(context.Background(), KeepGoing,
 // FirstError), made by the first of its methods to be called. A failure
 // cancels nothing and every child runs; Wait returns the first failure as
-// its function returned it. It can be used again after Wait, in rounds
-// (see [Group.Wait]).
+// its function returned it. It can be used again after Wait, in rounds,
+// as any Group (see [Group.Wait]).
 type Group struct {
 	// Read by every child and every spawn, written seldom (at the start,
 	// on a failure or a stop): apart from the counters below, which every
@@ -149,7 +149,9 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	}
 	g.readyToSpawn()
 	c := newChild(g, fn)
-	c.index = g.enter("Spawn")
+	if c.index = g.enter(); c.index < 0 {
+		c.index = g.enterNext("Spawn")
+	}
 	if g.openQuiet() || g.open() || g.admit(false, func() child { return c }) {
 		go g.run(c)
 	}
@@ -172,14 +174,18 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 	}
 	g.readyToSpawn()
 	if g.refusal() != admitted {
-		g.checkLive("TrySpawn")
+		if g.checkLive("TrySpawn") {
+			return TrySpawn(g, fn)
+		}
 		return nil, false
 	}
 	if g.limit.Load() > 0 && !g.trySlot("TrySpawn") {
 		return nil, false
 	}
 	c := newChild(g, fn)
-	c.index = g.enter("TrySpawn")
+	if c.index = g.enter(); c.index < 0 {
+		c.index = g.enterNext("TrySpawn")
+	}
 	if g.admit(true, func() child { return c }) {
 		go g.run(c)
 	}
@@ -221,14 +227,48 @@ const (
 )
 
 // enter counts a new child in, unless the group is over, and returns its
-// index.
-func (g *Group) enter(name string) int {
+// index; -1 if the group is over, for enterNext, with the count to take
+// back. The spawns call enterNext themselves, so that enter is inlined.
+func (g *Group) enter() int {
 	n := g.spawned.Add(1)
 	if n&overBit != 0 {
-		g.spawned.Add(-1) // as if never asked: the count stays the children's
-		g.endedPanic(name)
+		return -1
 	}
 	return int(n - 1)
+}
+
+// enterNext is enter for a spawn (name) that found the group over: a
+// Scope's has returned, and the spawn panics; a Group's round ended as the
+// spawn came, and the spawn begins the next round, in which it counts its
+// child and returns its index.
+func (g *Group) enterNext(name string) int {
+	for {
+		g.spawned.Add(-1) // as if never asked: the count stays the children's
+		if !g.rounds() {
+			g.endedPanic(name)
+		}
+		g.awaitRound()
+		if n := g.spawned.Add(1); n&overBit == 0 {
+			return int(n - 1)
+		}
+	}
+}
+
+// rounds reports whether g is a Group, made by NewGroup or zero, which a
+// spawn after its Wait uses again; a Scope's group ends with the Scope.
+func (g *Group) rounds() bool { return g.zero || g.callerCtx != nil }
+
+// awaitRound waits until the round of g, which is over, can begin again,
+// and begins it: the Wait that ended it clears made once it has kept the
+// round's outcome (see nextRound).
+func (g *Group) awaitRound() {
+	for g.isOver() {
+		if !g.made.Load() {
+			g.nextRound()
+			return
+		}
+		runtime.Gosched()
+	}
 }
 
 // leave counts a child out: it returned, or was refused.
@@ -258,12 +298,18 @@ func (g *Group) over(returned int64) {
 // isOver reports whether the group is over.
 func (g *Group) isOver() bool { return g.spawned.Load()&overBit != 0 }
 
-// checkLive panics, as enter does, if the group is over: a Try form that
-// starts nothing still says that g is no longer usable.
-func (g *Group) checkLive(name string) {
-	if g.isOver() {
+// checkLive is enter's test for a Try form that starts nothing: if the
+// group is over, it panics, or, for a Group whose round is over, begins
+// the next round and reports that the Try form must ask again.
+func (g *Group) checkLive(name string) (again bool) {
+	if !g.isOver() {
+		return false
+	}
+	if !g.rounds() {
 		g.endedPanic(name)
 	}
+	g.awaitRound()
+	return true
 }
 
 // endedPanic is the panic of a child started into a group that has ended.
@@ -321,7 +367,7 @@ func (c *childTask[T]) start(g *Group, slot bool, w *probe.Worker) (returned boo
 			g.runQueued()
 		}
 	}()
-	invokeIn(w, g.ctx, site{&g.c, c.index}, c.fn, &v, &o)
+	invokeIn(w, g.ctx, site{g.at(), c.index}, c.fn, &v, &o)
 	return
 }
 
@@ -456,7 +502,7 @@ func (g *Group) settle() {
 // collect gathers the outcomes of a settled group into a CallError.
 func (g *Group) collect() (report, error) {
 	f := g.c.report()
-	pe := g.c.causeAt
+	pe := g.causeAt
 	var received *occurrenceCount
 	if g.c.kind == kindScope {
 		body := g.body

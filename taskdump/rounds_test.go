@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -38,4 +39,46 @@ func TestZeroGroupRoundsWhileViewed(t *testing.T) {
 	}
 	stop.Store(true)
 	<-done
+}
+
+// A later round of a group made by NewGroup is a call of its own: its
+// running children are listed under it, with or without a limit, and the
+// call is gone once its Wait has returned.
+func TestNewGroupLaterRoundListed(t *testing.T) {
+	Enable()
+	for _, limit := range []int{-1, 2} {
+		g, _ := task.NewGroup(context.Background())
+		g.SetLimit(limit)
+		g.Go(func(context.Context) error { return nil })
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		release := make(chan struct{})
+		started := make(chan struct{}, 3)
+		for range 3 {
+			g.Go(func(context.Context) error {
+				started <- struct{}{}
+				<-release
+				return nil
+			})
+		}
+		<-started // two run at limit 2; the third waits for a slot
+		<-started
+		var b strings.Builder
+		if err := Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(b.String(), "children["); !strings.HasPrefix(b.String(), "task.Group") || n < 2 {
+			t.Errorf("limit %d, second round: dump lists %d children:\n%s", limit, n, b.String())
+		}
+		close(release)
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		b.Reset()
+		Write(&b)
+		if b.Len() != 0 {
+			t.Errorf("limit %d: calls left after the second Wait:\n%s", limit, b.String())
+		}
+	}
 }
