@@ -108,17 +108,14 @@
 // package's own unexported functions and the fields it is assigned or
 // passed to, embedded ones too (struct{ *errgroup.Group; ctx
 // context.Context } becomes struct{ *task.Group; ctx context.Context }):
-// they change type together, or none does. A zero Group kept in a field
-// gets the fix wherever its Go and Wait are: task's zero Group, as
-// errgroup's, begins a new round on a Go after its Wait. A group made by
-// WithContext kept in a field gets it where every Go follows, in its
-// function, a statement that makes the group: Go in start and Wait in stop
-// is fine, a group made with the struct and given children by another
-// method could be used after its Wait, which errgroup allows and task's
-// NewGroup panics on. Where Go and Wait are in different functions, the
-// message says that a child's panic is held until the Wait instead of
-// crashing the program at once. A group made, given its children and
-// waited for inside one function literal is checked in that literal.
+// they change type together, or none does. A group kept in a field gets
+// the fix wherever its Go and Wait are: task's Group, as errgroup's,
+// begins a new round on a Go after its Wait, and the context of a group
+// made by NewGroup stays canceled, as errgroup's. Where Go and Wait are in
+// different functions, the message says that a child's panic is held
+// until the Wait instead of crashing the program at once. A group made,
+// given its children and waited for inside one function literal is
+// checked in that literal.
 //
 // RunN, Map, ForEach and the group in place get task.FirstError: they
 // return the first failure as its function returned it, errgroup's error,
@@ -149,13 +146,10 @@
 // cancels the derived context and every child still starts. The fixed
 // fan-outs (RunN, Do) call every function, as errgroup does.
 //
-// A group made by task.NewGroup panics on a Go after its Wait, where
-// errgroup's ran the function in a new round: the group made by
-// WithContext in place needs every Go before the Wait (children, which run
-// before Wait returns, may spawn), or after the group is made again, and
-// no loop that waits and spawns again without making it. A zero Group
-// needs only a Wait after each Go (a Go after the last Wait is reported). SetLimit must come before the first Go, in the function that makes
-// the group, and stays as it is: a negative limit is no limit in both.
+// A Go after a Wait needs a later Wait of the same group (a Go after the
+// last Wait is reported). SetLimit must come before the first Go, in the
+// function that makes the group, and stays as it is: a negative limit is
+// no limit in both.
 // SetLimit(0), which blocks every Go of errgroup's, has no fix, and a
 // limit that is 0 when the code runs panics. errgroup's Go blocks the
 // spawner at the limit, task's queues the child: a limited group whose Go
@@ -165,12 +159,14 @@
 //
 // No fix is offered where the rewrite could change what the code does: a
 // group passed to a function of another package, to an exported function,
-// returned, or used in another way; a Go after a Wait, as above; SetLimit(0) or a
-// SetLimit after the first Go. Each such group is reported, with why and
-// what a person would change. No fix drops a comment: where a smaller form
-// would, the group stays in place. The taskvet command also lists the
-// files that import errgroup and that the build leaves out, with the
-// command that analyzes them.
+// returned, or used in another way; a Go after the last Wait, as above;
+// SetLimit(0) or a SetLimit after the first Go. Each such group is
+// reported, with why and what a person would change. No fix drops a
+// comment: where a smaller form would, the group stays in place. The
+// taskvet command also analyzes, and with -fix migrates, the files that
+// import errgroup and that this build leaves out, with the GOOS, GOARCH
+// or tags of a build that takes them; it lists those that no build takes
+// (//go:build ignore), with the command that analyzes them.
 //
 // A comment //taskvet:keep-errgroup on the line that makes the group, or
 // the line above, keeps a site as it is. The bench module of this

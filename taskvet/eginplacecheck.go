@@ -153,7 +153,7 @@ func (x *check) where(cur inspector.Cursor) litKind {
 const (
 	doBad     = "keep the group in this package's local variables, unexported fields and parameters of unexported functions, then run taskvet again; or make it a task.Group by hand"
 	doFuncs   = "make that function unexported and call it directly, then run taskvet again; or change it and its callers by hand"
-	doFields  = "if no Go can follow the Wait, make the field a *task.Group by hand (task.NewGroup(ctx, task.FirstError) for WithContext); else make the group again in the function that calls Go"
+	doFields  = "make the group where taskvet sees it (errgroup.WithContext or a zero Group in this package), then run taskvet again; or make the field a *task.Group by hand"
 	doOrder   = "make a new group for each round of Go calls (errgroup.WithContext again after the Wait), or keep errgroup here (" + keepDirective + ")"
 	doLimits  = "call SetLimit once, with a nonzero limit, right after the group is made"
 	doCreates = "make the zero Group with var g errgroup.Group or g := &errgroup.Group{}"
@@ -203,9 +203,6 @@ func (x *check) run() (why, do string) {
 	}
 	if why := x.checkLimits(); why != "" {
 		return why, doLimits
-	}
-	if why := x.checkRounds(); why != "" {
-		return why, doOrder
 	}
 	if why := x.checkCreates(); why != "" {
 		return why, doCreates
@@ -313,13 +310,12 @@ func (x *check) closeHas() {
 	}
 }
 
-// checkFields allows a group in a field where every Go (outside its
-// children) follows, in its function, a statement that makes the group
-// again: Go and Wait may then be in different methods (a service's start
-// and stop), and no Go can reach a group after its Wait, which panics in
-// task. A group made once, where the struct is, and given children by
-// another method, could be: errgroup lets a Go after the Wait start a new
-// round (a restartable service reuses its group), task's does not.
+// checkFields allows a group in a field given children by methods: where
+// every Go (outside its children) follows, in its function, a statement
+// that makes the group again, each run has a group of its own; where one
+// does not, a Go may follow the Wait, which begins a new round in task's
+// group as in errgroup's (a restartable service reuses its group). A
+// group made where taskvet does not see it has no fix.
 func (x *check) checkFields() string {
 	hasField := false
 	for _, v := range x.c.vars {
@@ -333,14 +329,13 @@ func (x *check) checkFields() string {
 		if !goes || x.where(e.cur) == inChild {
 			continue
 		}
-		if !x.madeBefore(e) && x.zeroOnly() {
+		if !x.madeBefore(e) && x.madeHere() {
 			x.rounds = true
 			continue
 		}
 		if !x.madeBefore(e) {
 			name := homeName(x.home[e.call])
-			return fmt.Sprintf("given children in %s, which does not make the group first, so a Go may follow the Wait: "+
-				"errgroup then starts a new round that the next Wait waits for (a group reused after Wait), where task's Go panics", name)
+			return fmt.Sprintf("given children in %s, which does not make the group first, and made where taskvet does not see it", name)
 		}
 	}
 	return ""
@@ -484,14 +479,11 @@ func (x *check) checkOrder() string {
 			case "go":
 				for _, w := range waited {
 					if evs[i].pos < w.until && !x.remadeFor(evs, w.pos, &evs[i]) {
-						if x.zeroOnly() && x.waitAfter(evs, &evs[i]) {
+						if x.madeHere() && x.waitAfter(evs, &evs[i]) {
 							x.rounds = true
 							continue
 						}
-						if x.zeroOnly() {
-							return fmt.Sprintf("given a child after its Wait (%s) that no later Wait waits for", x.ip.where(w.pos))
-						}
-						return fmt.Sprintf("given a child after its Wait (%s), which panics in task where errgroup ran it unwaited", x.ip.where(w.pos))
+						return fmt.Sprintf("given a child after its Wait (%s) that no later Wait waits for", x.ip.where(w.pos))
 					}
 				}
 			}
@@ -512,10 +504,10 @@ func (x *check) checkOrder() string {
 						made = made || e.kind == "create" && within(e.cur.Node(), loop)
 					}
 					for _, g := range evs {
-						if g.kind == "go" && within(g.cur.Node(), loop) && !made && x.zeroOnly() {
+						if g.kind == "go" && within(g.cur.Node(), loop) && !made && x.madeHere() {
 							x.rounds = true
 						} else if g.kind == "go" && within(g.cur.Node(), loop) && !made {
-							return "waited for in a loop that gives it children again, which panics in task after the Wait"
+							return "waited for in a loop that gives it children again, and made where taskvet does not see it"
 						}
 					}
 					continue
@@ -538,34 +530,10 @@ func (x *check) waitAfter(evs []orderEv, g *orderEv) bool {
 	return false
 }
 
-// zeroOnly reports whether every group of the component is a zero Group,
-// which task's, as errgroup's, lets a Go after its Wait use again.
-func (x *check) zeroOnly() bool {
-	if len(x.c.creates) == 0 {
-		return false // made where taskvet does not see
-	}
-	for _, cr := range x.c.creates {
-		if cr.call != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// checkRounds refuses a zero Group used again after its Wait that the
-// fix would make with NewGroup (to block at the limit): that one ends at
-// its Wait.
-func (x *check) checkRounds() string {
-	if !x.rounds || !x.block {
-		return ""
-	}
-	for _, cr := range x.c.creates {
-		if x.limitedGroup(cr) {
-			return "used again after its Wait and limited, with Go blocking at the limit: task.BlockAtLimit needs NewGroup, whose group ends at its Wait"
-		}
-	}
-	return ""
-}
+// madeHere reports whether taskvet sees where every group of the
+// component is made, and so makes it a task.Group, which, as errgroup's,
+// a Go after its Wait uses again.
+func (x *check) madeHere() bool { return len(x.c.creates) > 0 }
 
 // checkLimits checks the SetLimit calls: in the function that makes the
 // group, after it is made and before any Go, not in a loop that does not
@@ -831,9 +799,11 @@ func (x *check) limitedGroup(cr *gcreate) bool {
 // zeroToNew reports whether the zero Group made by cr can become
 // task.NewGroup(context.Background(), ...): a local variable of its own
 // declaration (var g errgroup.Group, g := &errgroup.Group{}), whose address
-// nothing takes.
+// nothing takes. A pointer made by g := &errgroup.Group{} may be stored in
+// fields and passed to parameters that are pointers too (a service made
+// by its constructor): they change type with it.
 func (x *check) zeroToNew(cr *gcreate) bool {
-	if cr.v.IsField() || len(x.c.vars) != 1 {
+	if cr.v.IsField() {
 		return false
 	}
 	if cr.decl == nil {
@@ -841,9 +811,13 @@ func (x *check) zeroToNew(cr *gcreate) bool {
 		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 {
 			return false
 		}
-		if _, ptr := types.Unalias(cr.v.Type()).(*types.Pointer); !ptr {
-			return false
+		for _, v := range x.c.vars {
+			if _, ptr := types.Unalias(v.Type()).(*types.Pointer); !ptr {
+				return false
+			}
 		}
+	} else if len(x.c.vars) != 1 {
+		return false
 	}
 	addr := false
 	fd := x.home[cr.cur.Node()]
@@ -1090,18 +1064,8 @@ func (x *check) fix() {
 	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
 		what = append(what, fmt.Sprintf("Go and Wait are in different functions (%s; %s): a child's panic is held until the Wait instead of crashing the program at once", goFuncs, waitFuncs))
 	}
-	stillZero := x.zeroOnly() // the fix keeps a zero Group, which a Go after its Wait uses again
-	for _, cr := range c.creates {
-		stillZero = stillZero && !(x.block && x.limitedGroup(cr))
-	}
-	switch {
-	case x.rounds:
+	if x.rounds {
 		what = append(what, "a Go after the Wait begins a new round, as errgroup's; that round's Wait returns its own failures (errgroup's, the first of every round)")
-	case stillZero:
-	case slices.ContainsFunc(c.vars, (*types.Var).IsField):
-		what = append(what, "a Go after the Wait would panic (every Go follows the group made in its function)")
-	default:
-		what = append(what, "a Go after the Wait would panic (there is none)")
 	}
 	first := sorted[0].cur.Node()
 	if id, isID := first.(*ast.Ident); isID {

@@ -132,7 +132,7 @@ func unboundedZero(seq iter.Seq[Item]) error {
 
 // A negative constant limit is no limit in both: it stays.
 func noLimit(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place: .*; a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\); a Go after the Wait would panic \(there is none\)$`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place: .*; a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\)$`
 	g.SetLimit(-1)
 	for _, it := range items {
 		if it.ID < 0 {
@@ -161,7 +161,7 @@ func (b *batch) run(ctx context.Context) error {
 // A zero Group field whose Go and Wait are in different methods: no fix,
 // a diagnostic.
 type pool struct {
-	g errgroup.Group // want `errgroup group in a field \(g\) not migrated: given children in add, which does not make the group first, so a Go may follow the Wait: errgroup then starts a new round.*; if no Go can follow the Wait, make the field a \*task.Group by hand`
+	g errgroup.Group // want `errgroup group in a field \(g\) not migrated: given children in add, which does not make the group first, and made where taskvet does not see it; make the group where taskvet sees it`
 }
 
 func (p *pool) add(it Item) { p.g.Go(func() error { return process(context.Background(), it) }) }

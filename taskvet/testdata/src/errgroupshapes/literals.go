@@ -50,15 +50,15 @@ func cleanup(ctx context.Context, items []Item) func() error {
 }
 
 // A group made with its context and kept in a field, started again after
-// its Wait: errgroup's next round runs with the canceled context, task's
-// group made by NewGroup has ended.
+// its Wait: errgroup's next round, and task's, run with the canceled
+// context.
 type listener struct {
-	g   *errgroup.Group // want `errgroup group in a field \(g\) not migrated: given children in start, which does not make the group first, so a Go may follow the Wait`
+	g   *errgroup.Group
 	ctx context.Context
 }
 
 func newListener(ctx context.Context) *listener {
-	g, ctx := errgroup.WithContext(ctx) // want `errgroup group in a field \(g\) made here is not migrated: see literals.go:56`
+	g, ctx := errgroup.WithContext(ctx) // want `this errgroup group \(g\) is a task.Group in place: .*StartAll.*; Go and Wait are in different functions \(start; stop\): .*; a Go after the Wait begins a new round, as errgroup's`
 	return &listener{g: g, ctx: ctx}
 }
 
