@@ -72,11 +72,13 @@ func (m *mainModule) goLineMove(w io.Writer) string {
 	return to
 }
 
-// tidySync drops the requirement of golang.org/x/sync once no package of
-// the module, tests included, in any build configuration, imports one of
-// its packages, as go mod tidy would; if a dependency still uses it, the
-// requirement stays, marked // indirect. The module's other requirements
-// and go.sum are left as they are.
+// tidySync drops the requirement of golang.org/x/sync once no Go file of
+// the module, tests included, imports one of its packages, as go mod tidy
+// would; if a dependency still uses it in any build configuration, the
+// requirement stays, marked // indirect. A file of another platform (a
+// _windows.go file on Linux) counts, as for go mod tidy, and so does a
+// //go:build ignore file, which go mod tidy leaves out but go run builds.
+// The module's other requirements and go.sum are left as they are.
 func (m *mainModule) tidySync() {
 	if moduleImports(m.dir, syncPath) {
 		return
@@ -104,14 +106,19 @@ func (m *mainModule) tidySync() {
 		fmt.Fprintf(os.Stderr, "taskvet: no package of the module imports %s any more: run go mod tidy && go mod vendor\n", syncPath)
 		return
 	}
-	cmd := exec.Command("go", "list", "-e", "-deps", "-test", "-f", "{{with .Module}}{{.Path}}{{end}}", "./...")
+	// go mod why, as go mod tidy, reads the imports of every build
+	// configuration: a dependency that only a _windows.go file imports
+	// still needs the requirement, which GOOS=windows go build checks.
+	// (-vendor leaves out the tests of dependencies, as go list -deps
+	// -test ./... does.)
+	cmd := exec.Command("go", "mod", "why", "-m", "-vendor", syncPath)
 	cmd.Dir = m.dir
-	out, err := cmd.Output()
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "taskvet: no package of the module imports %s any more, and go list failed (%s): run go mod tidy\n", syncPath, firstLine(out, err))
+		fmt.Fprintf(os.Stderr, "taskvet: no package of the module imports %s any more, and go mod why failed (%s): run go mod tidy\n", syncPath, firstLine(out, err))
 		return
 	}
-	what := editSync(f, req, strings.Contains("\n"+string(out), "\n"+syncPath+"\n"))
+	what := editSync(f, req, !strings.Contains(string(out), "(main module does not need"))
 	if what == "" {
 		return
 	}

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/mod/modfile"
@@ -47,5 +51,52 @@ func TestEditSync(t *testing.T) {
 		if len(g.Require) != 2-map[bool]int{false: 1, true: 0}[used] {
 			t.Errorf("used=%v: %d requirements left:\n%s", used, len(g.Require), out)
 		}
+	}
+}
+
+// TestTidySyncOtherPlatform: the requirement of golang.org/x/sync stays
+// while a _windows.go file of the module imports errgroup, and stays,
+// marked // indirect, while a dependency that only a _windows.go file
+// imports uses it; GOOS=windows go build ./... then needs no change to
+// go.mod.
+func TestTidySyncOtherPlatform(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go mod why and go build")
+	}
+	version, sums := syncModule(t)
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	for _, tc := range []struct {
+		name, windows, want string
+	}{
+		{"module", "import \"golang.org/x/sync/errgroup\"\n\nvar _ errgroup.Group\n", "golang.org/x/sync " + version + "\n"},
+		{"dependency", "import _ \"example.com/dep\"\n", "golang.org/x/sync " + version + " // indirect\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.26.0\n\nrequire (\n\texample.com/dep v0.0.0\n\tgolang.org/x/sync "+version+"\n)\n\nreplace example.com/dep => ./dep\n")
+			write(t, filepath.Join(dir, "go.sum"), sums)
+			write(t, filepath.Join(dir, "a.go"), "package m\n")
+			write(t, filepath.Join(dir, "w_windows.go"), "package m\n\n"+tc.windows)
+			write(t, filepath.Join(dir, "dep", "go.mod"), "module example.com/dep\n\ngo 1.26.0\n\nrequire golang.org/x/sync "+version+"\n")
+			write(t, filepath.Join(dir, "dep", "go.sum"), sums)
+			write(t, filepath.Join(dir, "dep", "d.go"), "package dep\n\nimport \"golang.org/x/sync/errgroup\"\n\nvar G errgroup.Group\n")
+			m := &mainModule{dir: dir}
+			m.tidySync()
+			mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(mod), tc.want) {
+				t.Errorf("go.mod after tidySync:\n%s\nwant %q in it", mod, tc.want)
+			}
+			build := exec.Command("go", "build", "-mod=readonly", "./...")
+			build.Dir = dir
+			build.Env = append(os.Environ(), "GOOS=windows", "GOFLAGS=")
+			if out, err := build.CombinedOutput(); err != nil {
+				t.Errorf("GOOS=windows go build -mod=readonly ./...: %v\n%s", err, out)
+			}
+		})
 	}
 }

@@ -1,15 +1,22 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// TestReportIgnored lists the files that import errgroup and that the
-// build leaves out, each with the command that analyzes it; the files that
-// the build takes, and those that do not import errgroup, are not listed.
+// TestReportIgnored finds the files that import errgroup and that the
+// build leaves out, and groups them by the environment that takes them,
+// a package whose files the build leaves out all included; for a file that
+// no build takes, it prints the line that says it is not analyzed. The
+// files that the build takes, and those that do not import errgroup, are
+// not listed; the tests only when they are analyzed.
 func TestReportIgnored(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -26,31 +33,188 @@ func TestReportIgnored(t *testing.T) {
 	write(t, filepath.Join(dir, "sub", "s.go"), "package sub\n")
 	write(t, filepath.Join(dir, "sub", "s_windows.go"), "package sub\n\n"+uses)
 	write(t, filepath.Join(dir, "sub", "t_windows.go"), "package sub\n")
+	write(t, filepath.Join(dir, "win", "w_windows.go"), "package win\n\n"+uses)
 	t.Chdir(dir)
 	t.Setenv("GOFLAGS", "-mod=mod")
 	t.Setenv("GOPROXY", "off")
 	t.Setenv("GOWORK", "off")
-	var b strings.Builder
-	n := reportIgnored(&b, []string{"./..."})
-	const tail = "and is not analyzed: its build constraints exclude it from this build"
-	want := []string{
-		"b_test.go: imports golang.org/x/sync/errgroup " + tail,
-		"to analyze it, run GOFLAGS=-tags=integration taskvet .",
-		"gen.go: imports golang.org/x/sync/errgroup " + tail,
-		"to analyze it, run taskvet gen.go (a file that no build takes",
-		"sub/s_windows.go: imports golang.org/x/sync/errgroup " + tail,
-		"to analyze it, run GOOS=windows taskvet ./sub",
-	}
-	out := b.String()
-	if n != 3 {
-		t.Errorf("reportIgnored() = %d; want 3 files\n%s", n, out)
-	}
-	for _, w := range want {
-		if !strings.Contains(out, w) {
-			t.Errorf("reportIgnored printed\n%s\nwant a line with %q", out, w)
+	for _, tests := range []bool{true, false} {
+		var b strings.Builder
+		envs := reportIgnored(&b, []string{"./..."}, tests)
+		out := b.String()
+		const line = "gen.go: imports golang.org/x/sync/errgroup and is not analyzed: its build constraints exclude it from this build"
+		const run = "to analyze it, run taskvet gen.go (a file that no build takes"
+		if strings.Count(out, "\n") != 1 || !strings.Contains(out, line) || !strings.Contains(out, run) {
+			t.Errorf("tests=%v: reportIgnored printed\n%s\nwant one line, %q ... %q", tests, out, line, run)
+		}
+		var got []string
+		for _, e := range envs {
+			got = append(got, fmt.Sprintf("%s: %s: %s", e, e.fileList(), strings.Join(e.patterns(), " ")))
+		}
+		want := []string{"GOOS=windows: sub/s_windows.go, win/w_windows.go: ./sub ./win"}
+		if tests {
+			want = append([]string{"GOFLAGS=-tags=integration: b_test.go: ."}, want...)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tests=%v: reportIgnored() = %q; want %q", tests, got, want)
 		}
 	}
-	if strings.Contains(out, "t_windows.go") || strings.Contains(out, "a.go") {
-		t.Errorf("reportIgnored printed\n%s\nwant no line for a file that the build takes or that does not import errgroup", out)
+}
+
+// TestHowToLoad picks the platform, cgo and tags whose build takes a file:
+// this build's architecture for another system, this build's system for
+// another architecture, cgo the other way only where the file asks for
+// it, and none for a file that no build takes.
+func TestHowToLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go tool dist list")
+	}
+	t.Setenv("CGO_ENABLED", "")
+	b := buildConfig{goos: "linux", goarch: "amd64", cgo: true}
+	pairs := b.platforms()
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, src, want string }{
+		{"e_windows.go", "package p\n", "GOOS=windows"},
+		{"f.go", "//go:build linux && arm64\n\npackage p\n", "GOARCH=arm64"},
+		{"g.go", "//go:build !cgo\n\npackage p\n", "CGO_ENABLED=0"},
+		{"h.go", "//go:build darwin && cgo\n\npackage p\n", "GOOS=darwin CGO_ENABLED=1"},
+		{"i_windows.go", "//go:build !integration\n\npackage p\n", "GOOS=windows"},
+		{"j.go", "//go:build integration && windows\n\npackage p\n", "GOOS=windows GOFLAGS=-tags=integration"},
+		{"gen.go", "//go:build ignore\n\npackage main\n", "none"},
+		{"k.go", "package p\n", "none"}, // this build takes it
+	} {
+		name := filepath.Join(dir, tc.name)
+		write(t, name, tc.src)
+		vars, tags, ok := b.howToLoad(name, pairs)
+		got := environment{vars: vars, tags: tags}.String()
+		if !ok {
+			got = "none"
+		}
+		if got != tc.want {
+			t.Errorf("%s: howToLoad() = %q; want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestWithTags adds the tags to those of GOFLAGS and keeps its other flags.
+func TestWithTags(t *testing.T) {
+	for _, tc := range []struct{ flags, want string }{
+		{"", "-tags=integration"},
+		{"-mod=mod", "-mod=mod -tags=integration"},
+		{"-buildvcs=false -tags=a,integration", "-buildvcs=false -tags=integration,a"},
+	} {
+		if got := withTags(tc.flags, []string{"integration"}); got != tc.want {
+			t.Errorf("withTags(%q) = %q; want %q", tc.flags, got, tc.want)
+		}
+	}
+}
+
+// fanOut is a file of package plat that makes an errgroup group which
+// taskvet -fix migrates.
+func fanOut(constraint, name string) string {
+	return constraint + `package plat
+
+import "golang.org/x/sync/errgroup"
+
+func ` + name + `(xs []int) error {
+	var g errgroup.Group
+	for _, x := range xs {
+		g.Go(func() error { return put(x) })
+	}
+	return g.Wait()
+}
+`
+}
+
+// TestFixOtherPlatform runs taskvet -fix ./... on a module whose package
+// has a file for Unix and one for Windows, each with a group: both are
+// migrated (the Windows one by a run with GOOS=windows, which taskvet says
+// it makes), go.mod drops golang.org/x/sync, and the module builds for
+// both. A //go:build ignore generator that imports errgroup is not
+// analyzed, and says so; the requirement stays for it.
+func TestFixOtherPlatform(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds taskvet and a module")
+	}
+	if runtime.GOOS == "windows" {
+		t.Skip("the fixture's other system is windows")
+	}
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "taskvet")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	version, sums := syncModule(t)
+	for _, gen := range []bool{false, true} {
+		t.Run(map[bool]string{false: "platforms", true: "ignore"}[gen], func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, "go.mod"), "module example.com/plat\n\ngo 1.26\n\nrequire golang.org/x/sync "+version+"\n\nreplace github.com/tasktuple/task => "+root+"\n")
+			write(t, filepath.Join(dir, "go.sum"), sums)
+			write(t, filepath.Join(dir, "put.go"), "package plat\n\nfunc put(n int) error { return nil }\n")
+			write(t, filepath.Join(dir, "a.go"), fanOut("//go:build unix\n\n", "all"))
+			write(t, filepath.Join(dir, "b_windows.go"), fanOut("", "each"))
+			const genSrc = "//go:build ignore\n\npackage main\n\nimport \"golang.org/x/sync/errgroup\"\n\nfunc main() {\n\tvar g errgroup.Group\n\tg.Go(func() error { return nil })\n\tg.Wait()\n}\n"
+			if gen {
+				write(t, filepath.Join(dir, "gen.go"), genSrc)
+			}
+			env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+			cmd := exec.Command(bin, "-fix", "./...")
+			cmd.Dir = dir
+			cmd.Env = env
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("taskvet -fix: %v\n%s", err, out)
+			}
+			for _, want := range []string{"taskvet: fixing b_windows.go with GOOS=windows\n", "taskvet: analyzing b_windows.go with GOOS=windows\n"} {
+				if !strings.Contains(string(out), want) {
+					t.Errorf("taskvet -fix printed\n%s\nwant %q", out, want)
+				}
+			}
+			for _, name := range []string{"a.go", "b_windows.go"} {
+				src, err := os.ReadFile(filepath.Join(dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(string(src), "errgroup") || !strings.Contains(string(src), "task.ForEach(") {
+					t.Errorf("%s after taskvet -fix:\n%s\nwant the group migrated to task.ForEach", name, src)
+				}
+			}
+			mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			const notAnalyzed = "gen.go: imports golang.org/x/sync/errgroup and is not analyzed"
+			if gen {
+				// The generator is left as it is, and needs x/sync.
+				if src, _ := os.ReadFile(filepath.Join(dir, "gen.go")); string(src) != genSrc {
+					t.Errorf("gen.go after taskvet -fix:\n%s\nwant it as it was", src)
+				}
+				if !strings.Contains(string(out), notAnalyzed) || !strings.Contains(string(out), "run taskvet gen.go") {
+					t.Errorf("taskvet -fix printed\n%s\nwant %q ... run taskvet gen.go", out, notAnalyzed)
+				}
+				if !strings.Contains(string(mod), "golang.org/x/sync") {
+					t.Errorf("go.mod after taskvet -fix:\n%s\nwant the requirement of golang.org/x/sync, which gen.go imports", mod)
+				}
+			} else {
+				if strings.Contains(string(out), "not analyzed") {
+					t.Errorf("taskvet -fix printed\n%s\nwant no file said not analyzed", out)
+				}
+				if strings.Contains(string(mod), "golang.org/x/sync") {
+					t.Errorf("go.mod after taskvet -fix:\n%s\nwant the requirement of golang.org/x/sync dropped", mod)
+				}
+			}
+			for _, goos := range []string{"linux", "windows"} {
+				build := exec.Command("go", "build", "./...")
+				build.Dir = dir
+				build.Env = append(slices.Clone(env), "GOOS="+goos)
+				if b, err := build.CombinedOutput(); err != nil {
+					t.Errorf("GOOS=%s go build ./...: %v\n%s", goos, err, b)
+				}
+			}
+		})
 	}
 }

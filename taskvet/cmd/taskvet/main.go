@@ -20,12 +20,30 @@
 // applied in two passes: when a pass leaves a fix out, taskvet runs the
 // fixes again, up to maxFixPasses passes.
 //
-// The analyzers see the files of one build configuration. For each file
-// that the configuration leaves out (//go:build ignore, _windows.go on
-// Linux) and that imports errgroup, taskvet prints one line saying that it
-// was not analyzed and the command that analyzes it (GOOS=windows taskvet
-// ./dir, or taskvet file.go for a file no build takes). The lines do not
-// change the exit status.
+// The analyzers see the files of one build configuration. The files that
+// it leaves out (_windows.go on Linux, a test behind //go:build
+// integration) and that import errgroup, taskvet analyzes in a run of its
+// own on their packages, in an environment whose build takes them: the
+// GOOS and GOARCH of the first platform of go tool dist list that does
+// (this build's architecture first, then its system), CGO_ENABLED where
+// the file needs cgo the other way, and GOFLAGS=-tags= with the tags that
+// its //go:build line requires. There is one run per environment, after
+// the run of this build, and each begins with a line that names it:
+//
+//	taskvet: analyzing client_windows.go, engine_windows.go with GOOS=windows
+//
+// With -fix, the fixes are applied in each environment too (the same
+// passes, announced by "taskvet: fixing FILES with ..."), before go.mod is
+// tidied, and each then prints what is left. The other files of those
+// packages are analyzed again, so their diagnostics may be printed twice.
+// The exit status is the worst of all runs: a failure (1, or any status
+// but 0 and 3) over diagnostics (3), diagnostics over none (0). With
+// -test=false, the test files left out are not looked for. A file that no
+// build takes (//go:build ignore, often a generator that is not meant to
+// compile with its package) is not analyzed, nor fixed: taskvet prints one
+// line that says so and the command that analyzes it (taskvet file.go);
+// the line does not change the exit status. Under go vet, which passes one
+// package's configuration, taskvet does none of this.
 //
 // The fixes import github.com/tasktuple/task. In a module that does not
 // require it yet, taskvet -fix adds the requirement after applying them,
@@ -35,15 +53,17 @@
 // exits with status 1. Where the library's go line (read from its go.mod as
 // the requirement brings it) is newer than the module's, it first prints
 // one line that says the go line moves, from what to what, and what that
-// turns on. Once no package of the module, tests included, imports
-// golang.org/x/sync, it drops that requirement from go.mod (or marks it
-// // indirect where a dependency still uses it), as go mod tidy would.
+// turns on. Once no Go file of the module, tests and files of other
+// platforms included, imports golang.org/x/sync, it drops that
+// requirement from go.mod (or marks it // indirect where a dependency
+// still uses it, in any build configuration), as go mod tidy would.
 package main
 
 import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/multichecker"
@@ -51,7 +71,8 @@ import (
 	"github.com/tasktuple/task/taskvet"
 )
 
-// childEnv marks the runs that taskvet -fix starts of itself.
+// childEnv marks the runs that taskvet starts of itself: they analyze one
+// build configuration and start no runs of their own.
 const childEnv = "TASKVET_FIX_CHILD"
 
 // maxFixPasses is how many times taskvet -fix applies the fixes at most.
@@ -59,11 +80,16 @@ const maxFixPasses = 3
 
 func main() {
 	if os.Getenv(childEnv) == "" {
-		if patterns := packagePatterns(os.Args[1:]); len(patterns) > 0 {
-			reportIgnored(os.Stderr, patterns)
+		args := os.Args[1:]
+		var envs []environment
+		if patterns := packagePatterns(args); len(patterns) > 0 {
+			envs = reportIgnored(os.Stderr, patterns, testsFlag(args))
 		}
-		if rest, ok := fixArgs(os.Args[1:]); ok {
-			os.Exit(fixThenCheck(os.Args[1:], rest))
+		if rest, ok := fixArgs(args); ok {
+			os.Exit(fixThenCheck(args, rest, envs))
+		}
+		if len(envs) > 0 {
+			os.Exit(checkAll(args, envs))
 		}
 	}
 	multichecker.Main(taskvet.Analyzers...)
@@ -84,6 +110,35 @@ func packagePatterns(args []string) []string {
 		}
 	}
 	return patterns
+}
+
+// withPatterns returns the flags of args followed by patterns.
+func withPatterns(args, patterns []string) []string {
+	var flags []string
+	for _, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		flags = append(flags, a)
+	}
+	return append(flags, patterns...)
+}
+
+// testsFlag reports whether args analyze the tests too (-test, true
+// unless set to false).
+func testsFlag(args []string) bool {
+	tests := true
+	for _, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "test" {
+			b, err := strconv.ParseBool(value)
+			tests = value == "" || err == nil && b
+		}
+	}
+	return tests
 }
 
 // fixArgs reports whether args ask for -fix (without -diff, which only
@@ -109,52 +164,129 @@ func fixArgs(args []string) (rest []string, fix bool) {
 	return rest, fix
 }
 
-// fixThenCheck runs taskvet with args, which apply the fixes, then with
-// rest, which reports what is left, and returns the exit status.
-func fixThenCheck(args, rest []string) int {
+// runSelf runs taskvet with args as a child, with env added to its
+// environment (which includes childEnv), and returns its exit status.
+func runSelf(args, env []string) int {
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "taskvet:", err)
 		return 1
 	}
-	run := func(args []string) int {
-		cmd := exec.Command(self, args...)
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-		cmd.Env = append(os.Environ(), childEnv+"=1")
-		if err := cmd.Run(); err != nil {
-			if exit, ok := err.(*exec.ExitError); ok {
-				return exit.ExitCode()
-			}
-			fmt.Fprintln(os.Stderr, "taskvet:", err)
+	cmd := exec.Command(self, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), env...)
+	if err := cmd.Run(); err != nil {
+		if exit, ok := err.(*exec.ExitError); ok {
+			return exit.ExitCode()
+		}
+		fmt.Fprintln(os.Stderr, "taskvet:", err)
+		return 1
+	}
+	return 0
+}
+
+// thisBuild is the environment of the runs of this build's configuration.
+var thisBuild = []string{childEnv + "=1"}
+
+// worse returns, of two runs' statuses, the one that says more: a failure
+// (any status but 0 and 3) over diagnostics left (3), diagnostics over
+// none. A failure is not hidden by the diagnostics of another
+// configuration.
+func worse(a, b int) int {
+	rank := func(code int) int {
+		switch code {
+		case 0:
+			return 0
+		case 3:
 			return 1
 		}
-		return 0
+		return 2
 	}
-	// A pass exits with status 1 when it could not apply every fix, as
-	// when two fixes edit the same line; the next pass applies what is
-	// left. (Status 1 may also be an error, which the next pass repeats.)
-	// The fixes import the task package: a module that does not require
-	// it yet gets the requirement after each pass, before anything loads
-	// the packages again.
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+// checkAll runs the analysis with args in this build's configuration, then
+// in each environment on the packages of its files, and returns the worst
+// status.
+func checkAll(args []string, envs []environment) int {
+	code := runSelf(args, thisBuild)
+	for _, e := range envs {
+		fmt.Fprintf(os.Stderr, "taskvet: analyzing %s with %s\n", e.fileList(), e)
+		code = worse(code, runSelf(withPatterns(args, e.patterns()), e.environ()))
+	}
+	return code
+}
+
+// fixThenCheck runs taskvet with args, which apply the fixes, then with
+// rest, which reports what is left, in this build's configuration and in
+// each environment (on the packages of its files), and returns the worst
+// status.
+func fixThenCheck(args, rest []string, envs []environment) int {
 	mod, inModule := findMainModule()
-	for pass := 1; ; pass++ {
-		code := run(args)
-		if inModule && !mod.require() {
+	// fix applies the fixes in one configuration; ok is false when the
+	// module could not be made to require the task package, which ends
+	// the run. A pass exits with status 1 when it could not apply every
+	// fix, as when two fixes edit the same line; the next pass applies
+	// what is left. (Status 1 may also be an error, which the next pass
+	// repeats.) The fixes import the task package: a module that does not
+	// require it yet gets the requirement after each pass, before anything
+	// loads the packages again.
+	fix := func(args, env []string) (code int, ok bool) {
+		for pass := 1; ; pass++ {
+			code := runSelf(args, env)
+			if inModule && !mod.require() {
+				return 1, false
+			}
+			if code != 1 || pass == maxFixPasses {
+				return code, true
+			}
+		}
+	}
+	type check struct {
+		e    *environment
+		args []string
+		env  []string
+	}
+	var checks []check
+	status := 0
+	code, ok := fix(args, thisBuild)
+	if !ok {
+		return 1
+	}
+	if code == 0 {
+		checks = append(checks, check{nil, rest, thisBuild})
+	}
+	status = worse(status, code)
+	// The other configurations' fixes come before go.mod is tidied: once
+	// their files are migrated too, golang.org/x/sync may go.
+	for i, e := range envs {
+		fmt.Fprintf(os.Stderr, "taskvet: fixing %s with %s\n", e.fileList(), e)
+		code, ok := fix(withPatterns(args, e.patterns()), e.environ())
+		if !ok {
 			return 1
 		}
 		if code == 0 {
-			break
+			checks = append(checks, check{&envs[i], withPatterns(rest, e.patterns()), e.environ()})
 		}
-		if code != 1 || pass == maxFixPasses {
-			return code
-		}
+		status = worse(status, code)
 	}
 	if inModule {
 		mod.tidySync()
 	}
-	code := run(rest)
-	if code == 3 {
+	left := false
+	for _, c := range checks {
+		if c.e != nil {
+			fmt.Fprintf(os.Stderr, "taskvet: analyzing %s with %s\n", c.e.fileList(), c.e)
+		}
+		code := runSelf(c.args, c.env)
+		left = left || code == 3
+		status = worse(status, code)
+	}
+	if left {
 		fmt.Fprintln(os.Stderr, "taskvet: -fix applied the fixes it had; the diagnostics above remain and have no fix: change that code by hand")
 	}
-	return code
+	return status
 }

@@ -6,17 +6,27 @@
 // module cache (go mod download) into a work directory, points
 // github.com/tasktuple/task at a local checkout of the library by a
 // replace (with -rev, a git archive of that revision), builds it, counts
-// the errgroup groups of the production code, runs taskvet -test=false
-// -fix (the tests stay as they are: they are the oracle; taskvet adds the
-// requirement of the library itself, and the first build after it may
-// move go.mod's go line, which the row says), counts the groups left and
-// lists taskvet's diagnostics on the fixed code (the reasons of what is
-// left), builds the module again, and runs the tests of every changed
-// package after the fix and, on the same packages, before it (the module
-// as it was, go line included), each time also with -race (-race=false to
-// skip), one package at a time (go test -p 1). A test that passes before
-// and fails after is a bug of the fix. A module that does not build before
-// the fix is measured all the same, and its row says so.
+// the errgroup groups of the production code (the files of every
+// platform), runs taskvet -test=false -fix (the tests stay as they are:
+// they are the oracle; taskvet adds the requirement of the library
+// itself, and the first build after it may move go.mod's go line, which
+// the row says), counts the groups left and lists taskvet's diagnostics on
+// the fixed code (the reasons of what is left), builds the module again,
+// and runs the tests of every changed package after the fix and, on the
+// same packages, before it (the module as it was, go line included), each
+// time also with -race (-race=false to skip), one package at a time (go
+// test -p 1). A test that passes before and fails after is a bug of the
+// fix. A module that does not build before the fix is measured all the
+// same, and its row says so.
+//
+// taskvet analyzes the files that this build leaves out (engine_windows.go
+// on Linux) in a run of their own, with the GOOS, GOARCH or tags that take
+// them, and says so ("taskvet: analyzing FILES with GOOS=windows"). Where
+// the fix changed a package of such files, it is built in that environment
+// too (go build, and if that fails, the same build before the fix), which
+// the "build after" column adds ("ok; GOOS=windows: ok"). The tests and go
+// vet run in this build only: a package whose changed files it leaves out
+// all is built, not tested.
 //
 //	go run ./internal/measure -rev HEAD -out /tmp/measure            # from taskvet/
 //	go run ./internal/measure -core .. -out /tmp/measure github.com/google/ko@v0.19.1
@@ -46,6 +56,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -217,6 +228,7 @@ type result struct {
 	Left            []diagnostic // errgroupfix's diagnostics on the fixed code
 	Others          []diagnostic // the other analyzers' on the fixed code
 	Changed         []string     // packages
+	Untested        []string     // changed packages whose changed files this build leaves out
 	BuildBefore     string
 	Build           string
 	GoBefore        string // go.mod's go line before the fix (as published)
@@ -471,8 +483,10 @@ func measure(line, core, out, taskvet string) (r *result) {
 	r.Migrated = r.Sites - len(r.LeftPos)
 	names, _ := runOut(work, nil, "git", "diff", "--name-only", "--", "*.go")
 	seen := map[string]bool{}
+	var changedFiles []string
 	for line := range strings.Lines(string(names)) {
 		if line = strings.TrimSpace(line); line != "" {
+			changedFiles = append(changedFiles, line)
 			pkg := "./" + filepath.ToSlash(filepath.Dir(line))
 			if !seen[pkg] {
 				seen[pkg] = true
@@ -494,6 +508,42 @@ func measure(line, core, out, taskvet string) (r *result) {
 				r.Build += " (the same packages as before)"
 			}
 		}
+	}
+	// The files this build leaves out that taskvet analyzed with another
+	// GOOS, GOARCH or tags: their packages are built in that environment
+	// too, where the fix changed one of them (a file there, or a file of
+	// every platform that one there uses).
+	for _, o := range otherBuilds(fixLog) {
+		r.Notes = append(r.Notes, "taskvet analyzed "+strings.Join(o.files, ", ")+" with "+o.name)
+		if !slices.ContainsFunc(o.dirs, func(d string) bool { return slices.Contains(r.Changed, d) }) {
+			continue
+		}
+		build := append([]string{"go", "build"}, o.dirs...)
+		b, err := heavy("build "+o.name, work, o.environ(), build)
+		logf("build "+o.name, b)
+		res := "ok"
+		if err != nil {
+			res = "FAILS: " + buildFailure(b)
+			// The module as published, in the same environment.
+			before := func() ([]byte, error) {
+				run(work, nil, "git", "stash", "-q", "-u")
+				defer func() {
+					// What the build wrote (go.sum with -mod=mod)
+					// would keep the fix from coming back.
+					runOut(work, nil, "git", "reset", "-q", "--hard")
+					runOut(work, nil, "git", "stash", "pop", "-q")
+				}()
+				return heavy("build-before "+o.name, work, o.environ(), build)
+			}
+			bb, err := before()
+			logf("build-before "+o.name, bb)
+			if err != nil && slices.Equal(failedPackages(b), failedPackages(bb)) {
+				res += " (the same packages as before)"
+			} else if err != nil {
+				res += " (before: FAILS: " + buildFailure(bb) + ")"
+			}
+		}
+		r.Build += "; " + o.name + ": " + res
 	}
 	// What is left, and why: taskvet on the fixed code.
 	// (With -json the diagnostics are on the standard output; the lines
@@ -521,7 +571,29 @@ func measure(line, core, out, taskvet string) (r *result) {
 		r.Notes = append(r.Notes, "tests not run (-tests=false)")
 		return r
 	}
-	if b, err := heavy("vet", work, env, append([]string{"go", "vet"}, r.Changed...)); err != nil {
+	// The tests and go vet run in this build's configuration: a package
+	// whose changed files it leaves out all (engine_windows.go on Linux)
+	// is only built, above, in the environment taskvet analyzed it in.
+	tested := r.Changed
+	if ignored := ignoredFiles(work, r.Changed); len(ignored) > 0 {
+		tested = nil
+		for _, pkg := range r.Changed {
+			if slices.ContainsFunc(changedFiles, func(f string) bool {
+				return "./"+filepath.ToSlash(filepath.Dir(f)) == pkg && !ignored[f]
+			}) {
+				tested = append(tested, pkg)
+			} else {
+				r.Untested = append(r.Untested, pkg)
+			}
+		}
+		if len(r.Untested) > 0 {
+			r.Notes = append(r.Notes, "changed only in files this build leaves out, so not vetted nor tested: "+strings.Join(r.Untested, ", "))
+		}
+		if len(tested) == 0 {
+			return r
+		}
+	}
+	if b, err := heavy("vet", work, env, append([]string{"go", "vet"}, tested...)); err != nil {
 		logf("vet", b)
 		r.Build += ", vet fails"
 	}
@@ -548,7 +620,7 @@ func measure(line, core, out, taskvet string) (r *result) {
 	results := map[string][]byte{} // by kind and when
 	for _, k := range kinds {
 		var all []byte
-		for _, pkg := range r.Changed {
+		for _, pkg := range tested {
 			b, err := heavy(k.name+"-after "+pkg, work, env, append(slices.Clone(k.args), pkg))
 			all = append(all, noRun(pkg, b, err)...)
 		}
@@ -562,7 +634,7 @@ func measure(line, core, out, taskvet string) (r *result) {
 	// that hold a group are run too, to fill the cache for such a run.
 	run(work, nil, "git", "stash", "-q", "-u")
 	defer runOut(work, nil, "git", "stash", "pop", "-q")
-	beforePkgs := r.Changed
+	beforePkgs := tested
 	if *cacheFlag != "" {
 		for _, p := range r.SitePos {
 			file, _, _ := strings.Cut(p, ":")
@@ -577,7 +649,7 @@ func measure(line, core, out, taskvet string) (r *result) {
 			if *cacheFlag != "" {
 				cache = filepath.Join(*cacheFlag, dirName(mod), fmt.Sprintf("%s.%s.skip=%q.json", strings.ReplaceAll(pkg, "/", "_"), k.name, skip))
 				if b, err := os.ReadFile(cache); err == nil {
-					if slices.Contains(r.Changed, pkg) {
+					if slices.Contains(tested, pkg) {
 						r.BeforeCached = append(r.BeforeCached, k.name+" "+pkg)
 						all = append(all, b...)
 					}
@@ -590,7 +662,7 @@ func measure(line, core, out, taskvet string) (r *result) {
 				check(os.MkdirAll(filepath.Dir(cache), 0o755))
 				check(os.WriteFile(cache, b, 0o644))
 			}
-			if slices.Contains(r.Changed, pkg) {
+			if slices.Contains(tested, pkg) {
 				all = append(all, b...)
 			}
 		}
@@ -804,8 +876,82 @@ func diagnostics(js []byte) []diagnostic {
 			}
 		}
 	}
-	slices.SortFunc(all, func(a, b diagnostic) int { return strings.Compare(a.Posn, b.Posn) })
-	return all
+	// taskvet analyzes a package again for the files of another platform
+	// (GOOS=windows): the files of every platform are analyzed twice, and
+	// their diagnostics printed twice.
+	slices.SortFunc(all, func(a, b diagnostic) int {
+		return cmp.Or(strings.Compare(a.Posn, b.Posn), strings.Compare(a.Analyzer, b.Analyzer), strings.Compare(a.Message, b.Message))
+	})
+	return slices.Compact(all)
+}
+
+// An otherBuild is an environment in which taskvet analyzed files that
+// this build leaves out, as its lines "taskvet: fixing FILES with ENV" and
+// "taskvet: analyzing FILES with ENV" say.
+type otherBuild struct {
+	name  string   // ENV: GOOS=windows, GOFLAGS=-tags=integration
+	files []string // relative to the module's directory
+	dirs  []string // their packages, ./dir
+}
+
+// otherBuilds reads the environments from taskvet's output.
+func otherBuilds(out []byte) []otherBuild {
+	var builds []otherBuild
+	for line := range strings.Lines(string(out)) {
+		line = strings.TrimSpace(line)
+		rest, ok := strings.CutPrefix(line, "taskvet: analyzing ")
+		if !ok {
+			rest, ok = strings.CutPrefix(line, "taskvet: fixing ")
+		}
+		i := strings.LastIndex(rest, " with ")
+		if !ok || i < 0 || slices.ContainsFunc(builds, func(o otherBuild) bool { return o.name == rest[i+len(" with "):] }) {
+			continue
+		}
+		o := otherBuild{name: rest[i+len(" with "):], files: strings.Split(rest[:i], ", ")}
+		for _, f := range o.files {
+			if dir := "./" + filepath.ToSlash(filepath.Dir(f)); !slices.Contains(o.dirs, dir) {
+				o.dirs = append(o.dirs, dir)
+			}
+		}
+		builds = append(builds, o)
+	}
+	return builds
+}
+
+// environ returns env with the variables of the environment, whose
+// GOFLAGS adds to env's.
+func (o otherBuild) environ() []string {
+	vars := slices.Clone(env)
+	for _, v := range strings.Fields(o.name) {
+		if flags, ok := strings.CutPrefix(v, "GOFLAGS="); ok {
+			for _, e := range env {
+				if old, ok := strings.CutPrefix(e, "GOFLAGS="); ok {
+					v = "GOFLAGS=" + old + " " + flags
+				}
+			}
+		}
+		vars = append(vars, v)
+	}
+	return vars
+}
+
+// ignoredFiles returns the files (relative to dir) of the packages that
+// this build leaves out, as go list says.
+func ignoredFiles(dir string, pkgs []string) map[string]bool {
+	out, err := runStdout(dir, env, append([]string{"go", "list", "-e", "-f", "{{$d := .Dir}}{{range .IgnoredGoFiles}}{{$d}}/{{.}}\n{{end}}"}, pkgs...)...)
+	if err != nil {
+		return nil
+	}
+	ignored := map[string]bool{}
+	for line := range strings.Lines(string(out)) {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(dir, line); err == nil {
+			ignored[filepath.ToSlash(rel)] = true
+		}
+	}
+	return ignored
 }
 
 // noRun adds to a go test -json output that failed without a result for
