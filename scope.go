@@ -312,11 +312,9 @@ func (g *Group) checkLive(name string) (again bool) {
 	return true
 }
 
-// endedPanic is the panic of a child started into a group that has ended.
+// endedPanic is the panic of a child started into the group of a Scope
+// that has returned (a Group's begins a new round instead).
 func (g *Group) endedPanic(name string) {
-	if g.c.kind == kindGroup {
-		panic("task: " + name + ": g has ended: its Wait was called and every child had returned")
-	}
 	panic("task: " + name + ": the Scope of g has returned")
 }
 
