@@ -620,6 +620,49 @@ func TestBlockAtLimit(t *testing.T) {
 	})
 }
 
+// A restartable service's group (taskvet's fix of a limited zero Group
+// whose Go must block, a job completer): each round's Go blocks at the
+// limit, the limit is kept from one round to the next, and a failure of a
+// round is that round's.
+func TestBlockAtLimitRounds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g, _ := NewGroup(context.Background(), KeepGoing, FirstError, BlockAtLimit)
+		g.SetLimit(2)
+		errA := errors.New("a")
+		for round := range 3 {
+			release := make(chan struct{})
+			spawned := make(chan int, 10)
+			go func() {
+				for i := range 4 {
+					g.Go(func(context.Context) error {
+						<-release
+						if round == 1 && i == 0 {
+							return errA
+						}
+						return nil
+					})
+					spawned <- i
+				}
+				close(spawned)
+			}()
+			synctest.Wait()
+			if n := len(spawned); n != 2 {
+				t.Fatalf("round %d: %d Go calls returned at the limit of 2; want 2", round, n)
+			}
+			close(release)
+			for range spawned {
+			}
+			want := error(nil)
+			if round == 1 {
+				want = errA
+			}
+			if err := g.Wait(); err != want {
+				t.Fatalf("round %d: Wait = %v; want %v", round, err, want)
+			}
+		}
+	})
+}
+
 // A spawner blocked at the limit returns when a failure cancels the group,
 // its child never started; and so do the others blocked with it.
 func TestBlockAtLimitRefused(t *testing.T) {

@@ -96,6 +96,31 @@ func TestSynctestGroupWait(t *testing.T) {
 			t.Fatalf("Waits = %v", errs)
 		}
 	})
+	// So does a later round of a group made by NewGroup, and a spawner
+	// blocked at its limit.
+	durably(t, "NewGroup, second round", func(t *testing.T) {
+		g, _ := NewGroup(context.Background(), BlockAtLimit)
+		g.SetLimit(1)
+		g.Go(func(context.Context) error { return nil })
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		release := make(chan struct{})
+		g.Go(func(context.Context) error { <-release; return nil })
+		spawned := make(chan struct{})
+		go func() {
+			g.Go(func(context.Context) error { return nil }) // blocks at the limit
+			close(spawned)
+		}()
+		synctest.Wait() // the spawner is blocked at the limit
+		collect := waiters(2, g.Wait)
+		synctest.Wait()
+		close(release)
+		<-spawned
+		if errs := collect(); !allNil(errs) {
+			t.Fatalf("Waits = %v", errs)
+		}
+	})
 	// The pipeline of the issue: a Wait in a goroutine that closes a
 	// channel, another in the main goroutine.
 	durably(t, "pipeline", func(t *testing.T) {
