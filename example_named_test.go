@@ -10,10 +10,10 @@ import (
 )
 
 // A crawler's errors name the page, not the spawn order.
-func ExampleNamedFunc() {
+func ExampleNamedErr() {
 	g, _ := task.NewGroup(context.Background(), task.KeepGoing)
 	for _, page := range []string{"/a", "/b", "/c"} {
-		g.Go(task.NamedFunc("index "+page, func(ctx context.Context) error {
+		g.Go(task.NamedErr("index "+page, func(ctx context.Context) error {
 			if page == "/c" {
 				return errors.New("disk full")
 			}
@@ -39,9 +39,9 @@ func ExampleNamedBy() {
 	// Output: task: Map: user 42: 404 not found
 }
 
-func ExampleNamedByFunc() {
+func ExampleNamedByErr() {
 	files := []string{"a.txt", "c.txt"}
-	err := task.ForEach(context.Background(), files, 8, task.NamedByFunc(func(f string) string { return f }, upload), task.KeepGoing)
+	err := task.ForEach(context.Background(), files, 8, task.NamedByErr(func(f string) string { return f }, upload), task.KeepGoing)
 	fmt.Println(err)
 	// Output: task: ForEach: c.txt: upload c.txt: 403 forbidden
 }

@@ -25,7 +25,7 @@ var panicKinds = []panicKind{
 	{"panicDivide", panicDivide},
 	{"panicInDefer", panicInDefer}, // its deferred function panics
 	{"panicAgain", panicAgain},     // its deferred function recovers and panics again
-	{"panicNamed", NamedFunc("named", panicNamed)},
+	{"panicNamed", NamedErr("named", panicNamed)},
 }
 
 var (

@@ -14,9 +14,9 @@ import (
 // than "task: Run3: f3: ...", and "task: Scope: fetch /a: ..." rather than
 // "task: Scope: children[7]: ...". It works wherever a function of this
 // shape is taken: RunN, the function [Go] (a task), Spawn, TrySpawn,
-// Hedge, Quorum and Until. [NamedFunc] names a function
+// Hedge, Quorum and Until. [NamedErr] names a function
 // that returns only an error (Group.Go and TryGo, Do), and [NamedBy] and
-// [NamedByFunc] name each call of Map, ForEach and the streams by its
+// [NamedByErr] name each call of Map, ForEach and the streams by its
 // input. Every name goes to errors, panics, logs, pprof labels, traces,
 // the dump and spans.
 //
@@ -48,13 +48,13 @@ func Named[T any](name string, fn func(context.Context) (T, error)) func(context
 	return w
 }
 
-// NamedFunc is [Named] for a function that returns only an error: a child
+// NamedErr is [Named] for a function that returns only an error: a child
 // of [Group.Go] or [Group.TryGo], a function of [Do].
 //
-//	g.Go(task.NamedFunc("index /c", indexPage))
-func NamedFunc(name string, fn func(context.Context) error) func(context.Context) error {
+//	g.Go(task.NamedErr("index /c", indexPage))
+func NamedErr(name string, fn func(context.Context) error) func(context.Context) error {
 	if fn == nil {
-		nilArg("NamedFunc", "fn")
+		nilArg("NamedErr", "fn")
 	}
 	w := func(ctx context.Context) error {
 		if ctx == nameQuery {
@@ -88,14 +88,14 @@ func NamedBy[In, Out any](name func(In) string, fn func(context.Context, In) (Ou
 	}
 }
 
-// NamedByFunc is [NamedBy] for a function that returns only an error, for
+// NamedByErr is [NamedBy] for a function that returns only an error, for
 // ForEach.
-func NamedByFunc[In any](name func(In) string, fn func(context.Context, In) error) func(context.Context, In) error {
+func NamedByErr[In any](name func(In) string, fn func(context.Context, In) error) func(context.Context, In) error {
 	if name == nil {
-		nilArg("NamedByFunc", "name")
+		nilArg("NamedByErr", "name")
 	}
 	if fn == nil {
-		nilArg("NamedByFunc", "fn")
+		nilArg("NamedByErr", "fn")
 	}
 	return func(ctx context.Context, in In) error {
 		_, err := runNamed(ctx, func() string { return name(in) }, func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx, in) })
@@ -176,7 +176,7 @@ func nameOf[T any](fn func(context.Context) (T, error)) string {
 	return ""
 }
 
-// nameOfFunc is nameOf for a function of NamedFunc.
+// nameOfFunc is nameOf for a function of NamedErr.
 func nameOfFunc(fn func(context.Context) error) string {
 	m := namedPCs.Load()
 	if m == nil || !(*m)[reflect.ValueOf(fn).Pointer()] {

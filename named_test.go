@@ -64,19 +64,19 @@ func TestNamed(t *testing.T) {
 	}
 }
 
-// NamedFunc names error-only functions (Group.Go, Do), NamedBy and
-// NamedByFunc the calls of Map and ForEach by their input: in errors and
+// NamedErr names error-only functions (Group.Go, Do), NamedBy and
+// NamedByErr the calls of Map and ForEach by their input: in errors and
 // panics.
 func TestNamedEverywhere(t *testing.T) {
 	ctx := context.Background()
 	down := errors.New("disk full")
 	g, _ := NewGroup(ctx, KeepGoing)
 	g.Go(func(context.Context) error { return nil })
-	g.Go(NamedFunc("index /c", func(context.Context) error { return down }))
+	g.Go(NamedErr("index /c", func(context.Context) error { return down }))
 	if err := g.Wait(); err == nil || err.Error() != "task: Group: index /c: disk full" || !errors.Is(err, down) {
 		t.Errorf("Group.Go: %v", err)
 	}
-	err := Do(ctx, func(context.Context) error { return nil }, NamedFunc("migrate", func(context.Context) error { return down }))
+	err := Do(ctx, func(context.Context) error { return nil }, NamedErr("migrate", func(context.Context) error { return down }))
 	if err == nil || err.Error() != "task: Do: migrate: disk full" {
 		t.Errorf("Do: %v", err)
 	}
@@ -92,7 +92,7 @@ func TestNamedEverywhere(t *testing.T) {
 		t.Errorf("Map: %v", err)
 	}
 	r := recoverFrom(func() {
-		ForEach(ctx, []int{7, 42}, 1, NamedByFunc(user, func(_ context.Context, id int) error {
+		ForEach(ctx, []int{7, 42}, 1, NamedByErr(user, func(_ context.Context, id int) error {
 			if id == 7 {
 				panic("torn")
 			}
@@ -109,9 +109,9 @@ func TestNamedEverywhere(t *testing.T) {
 		t.Errorf("Map of successes: %v, name called %d times; want nil, 0", err, calls)
 	}
 	for _, f := range []func(){
-		func() { NamedFunc("x", nil) },
+		func() { NamedErr("x", nil) },
 		func() { NamedBy[int, int](nil, func(context.Context, int) (int, error) { return 0, nil }) },
-		func() { NamedByFunc[int](func(int) string { return "" }, nil) },
+		func() { NamedByErr[int](func(int) string { return "" }, nil) },
 	} {
 		if msg := catch(f); !strings.HasPrefix(msg, "task: Named") || !strings.HasSuffix(msg, " is nil") {
 			t.Errorf("nil argument: %q", msg)

@@ -36,7 +36,7 @@ func TestPageLive(t *testing.T) {
 		if i == 5 {
 			hold = slow
 		}
-		shards.Go(task.NamedFunc(fmt.Sprintf("shard-%d", i), func(context.Context) error { <-hold; return nil }))
+		shards.Go(task.NamedErr(fmt.Sprintf("shard-%d", i), func(context.Context) error { <-hold; return nil }))
 	}
 	close(fast)
 
@@ -46,8 +46,8 @@ func TestPageLive(t *testing.T) {
 	for _, req := range []string{"A", "B"} {
 		pprof.Do(context.Background(), pprof.Labels("request", req), func(ctx context.Context) {
 			g, _ := task.NewGroup(ctx)
-			g.Go(task.NamedFunc("users", func(context.Context) error { <-requests; return nil }))
-			g.Go(task.NamedFunc("orders", func(context.Context) error { <-requests; return nil }))
+			g.Go(task.NamedErr("users", func(context.Context) error { <-requests; return nil }))
+			g.Go(task.NamedErr("orders", func(context.Context) error { <-requests; return nil }))
 			labelled = append(labelled, g)
 		})
 	}
@@ -58,7 +58,7 @@ func TestPageLive(t *testing.T) {
 	batch, _ := task.NewGroup(context.Background())
 	batch.SetLimit(64)
 	for i := range 10000 {
-		batch.Go(task.NamedFunc(fmt.Sprintf("item-%05d", i), func(context.Context) error { <-items; return nil }))
+		batch.Go(task.NamedErr(fmt.Sprintf("item-%05d", i), func(context.Context) error { <-items; return nil }))
 	}
 
 	defer func() {

@@ -143,16 +143,16 @@ func TestPage(t *testing.T) {
 	go func() {
 		_, err := task.Scope(callerCtx, func(ctx context.Context, g *task.Group) (int, error) {
 			g.SetLimit(3)
-			g.Go(task.NamedFunc("stock", func(context.Context) error {
+			g.Go(task.NamedErr("stock", func(context.Context) error {
 				return errors.New("inventory: 503 service unavailable")
 			}))
-			g.Go(task.NamedFunc("users", func(context.Context) error { <-users; return nil }))
-			g.Go(task.NamedFunc("orders", func(ctx context.Context) error {
+			g.Go(task.NamedErr("users", func(context.Context) error { <-users; return nil }))
+			g.Go(task.NamedErr("orders", func(ctx context.Context) error {
 				return task.ForEach(ctx, make([]int, 300), 25, func(context.Context, int) error { <-orders; return nil })
 			}))
-			g.Go(task.NamedFunc("recs", func(context.Context) error { <-recs; return nil }))
+			g.Go(task.NamedErr("recs", func(context.Context) error { <-recs; return nil }))
 			for i := range 6 {
-				g.Go(task.NamedFunc(fmt.Sprintf("page-%d", i), func(context.Context) error { <-finish; return nil }))
+				g.Go(task.NamedErr(fmt.Sprintf("page-%d", i), func(context.Context) error { <-finish; return nil }))
 			}
 			<-stop
 			g.Stop()

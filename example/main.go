@@ -150,7 +150,7 @@ func crawl() {
 			case <-tick.C:
 			}
 			page := spawned
-			g.Go(task.NamedFunc(fmt.Sprintf("page-%d", page), func(ctx context.Context) error {
+			g.Go(task.NamedErr(fmt.Sprintf("page-%d", page), func(ctx context.Context) error {
 				if page%10 == 7 {
 					_, err := after(ctx, 500*time.Millisecond, 0, errors.New("crawler: 503 Service Unavailable"))
 					return err

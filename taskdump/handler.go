@@ -50,7 +50,7 @@ var page []byte
 //     "task.Quorum", "task.Until", "task.Scope", "task.Group" (a group of
 //     NewGroup, or a zero Group), "task.Go" (a task); for a function its
 //     position ("inputs[3]", "f2", "children[0]", "body", "fn" for the
-//     function of a task) or, if task.Named, NamedFunc or NamedBy gave it
+//     function of a task) or, if task.Named, NamedErr or NamedBy gave it
 //     a name, "recs (f2)"
 //   - "call": true for a call, false for a function
 //   - "state": for a function, "running", or "waiting" for a child of a

@@ -20,7 +20,7 @@ import (
 
 // TestRunningFirst: a limited group lists its running children first,
 // oldest first, then those waiting in the order they will start, each by
-// the name NamedFunc gave it; the same list twice while nothing changes.
+// the name NamedErr gave it; the same list twice while nothing changes.
 func TestRunningFirst(t *testing.T) {
 	taskdump.Enable()
 	synctest.Test(t, func(t *testing.T) {
@@ -33,7 +33,7 @@ func TestRunningFirst(t *testing.T) {
 				// registry's clock (10ms), which starts are counted in.
 				time.Sleep(1005 * time.Millisecond)
 			}
-			g.Go(task.NamedFunc(fmt.Sprintf("item-%05d", i), func(context.Context) error { <-release; return nil }))
+			g.Go(task.NamedErr(fmt.Sprintf("item-%05d", i), func(context.Context) error { <-release; return nil }))
 		}
 		synctest.Wait()
 		names := func() []string {
@@ -70,7 +70,7 @@ func TestRunningFirstCut(t *testing.T) {
 		g, _ := task.NewGroup(context.Background())
 		g.SetLimit(64)
 		for i := range 1000 {
-			g.Go(task.NamedFunc(fmt.Sprintf("item-%05d", i), func(context.Context) error { <-release; return nil }))
+			g.Go(task.NamedErr(fmt.Sprintf("item-%05d", i), func(context.Context) error { <-release; return nil }))
 		}
 		synctest.Wait()
 		c := get(t, "/?format=json").Calls[0]
@@ -102,7 +102,7 @@ func TestFilter(t *testing.T) {
 		g, _ := task.NewGroup(context.Background())
 		g.SetLimit(4)
 		for i := range 20 {
-			g.Go(task.NamedFunc(fmt.Sprintf("item-%05d", i), func(context.Context) error { <-release; return nil }))
+			g.Go(task.NamedErr(fmt.Sprintf("item-%05d", i), func(context.Context) error { <-release; return nil }))
 		}
 		synctest.Wait()
 		for _, tc := range []struct {
@@ -156,7 +156,7 @@ func TestStraggler(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
 		g, _ := task.NewGroup(context.Background())
-		g.Go(task.NamedFunc("slow", func(context.Context) error { <-release; return nil }))
+		g.Go(task.NamedErr("slow", func(context.Context) error { <-release; return nil }))
 		for range 5 {
 			// Between two ticks of the registry's clock (10ms): 2 ticks.
 			g.Go(func(context.Context) error { time.Sleep(25 * time.Millisecond); return nil })
@@ -272,10 +272,10 @@ func TestWorkerOutcomes(t *testing.T) {
 	count := func(context.Context) error { ran.Add(1); return nil }
 	g, _ := task.NewGroup(context.Background(), task.KeepGoing)
 	g.SetLimit(1)
-	g.Go(task.NamedFunc("first", count))
+	g.Go(task.NamedErr("first", count))
 	g.Go(func(context.Context) error { runtime.Goexit(); return nil })
 	g.Go(func(context.Context) error { return errors.New("x") })
-	g.Go(task.NamedFunc("last", count))
+	g.Go(task.NamedErr("last", count))
 	returned := make(chan bool)
 	go func() {
 		ok := false

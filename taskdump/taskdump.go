@@ -31,7 +31,7 @@
 //
 // A child of a limited group waiting for a slot is listed after the
 // functions running, as waiting, under its position or the name
-// task.NamedFunc gave it. A function that has run more than 3 times the
+// task.NamedErr gave it. A function that has run more than 3 times the
 // median time of its call's finished functions (once 5 have finished),
 // and for at least 100ms, is marked a straggler (the work a hedge would
 // have helped):

@@ -260,7 +260,7 @@ func TestDumpNewGroup(t *testing.T) {
 		release := make(chan struct{})
 		g, _ := task.NewGroup(context.Background())
 		g.SetLimit(1)
-		g.Go(task.NamedFunc("flush", func(context.Context) error { <-release; return nil }))
+		g.Go(task.NamedErr("flush", func(context.Context) error { <-release; return nil }))
 		g.Go(func(context.Context) error { return nil })
 		time.Sleep(time.Second)
 		synctest.Wait()

@@ -40,7 +40,7 @@ type Ender interface {
 type Queue interface {
 	// Waiting calls yield for at most max of the children waiting, in
 	// the order they will start, with the name of their argument, their
-	// position and their name (task.NamedFunc's, or ""), and returns how
+	// position and their name (task.NamedErr's, or ""), and returns how
 	// many wait in all. yield must not call into the call.
 	Waiting(max int, yield func(arg string, i int, name string)) int
 }
