@@ -25,7 +25,8 @@
 //
 // Options ([KeepGoing], [Settled], [FirstError], [Grace], [BlockAtLimit],
 // [StartAll]) follow the other arguments; which call takes which is the
-// table in [docs/design.md], and a call panics on one it does not use.
+// table in [Option]'s documentation, and a call panics on one it does not
+// use.
 // [Named] names a function in errors, logs and traces.
 //
 // # Waiting
@@ -107,7 +108,6 @@
 // stop. [docs/observability.md]: labels, traces, the dump, spans.
 //
 // [the Go memory model]: https://go.dev/ref/mem
-// [docs/design.md]: https://github.com/tasktuple/task/blob/main/docs/design.md
 // [docs/failures.md]: https://github.com/tasktuple/task/blob/main/docs/failures.md
 // [docs/scope.md]: https://github.com/tasktuple/task/blob/main/docs/scope.md
 // [docs/many.md]: https://github.com/tasktuple/task/blob/main/docs/many.md

@@ -261,3 +261,11 @@ func ExampleNamed() {
 	fmt.Println(err)
 	// Output: task: Run2: recs: 500 internal error
 }
+
+// An option prints as it is written at the call site, in a log line or a
+// subtest's name.
+func ExampleOption_String() {
+	opts := []task.Option{task.KeepGoing, task.Grace(2 * time.Second)}
+	fmt.Println("options:", opts)
+	// Output: options: [KeepGoing Grace(2s)]
+}

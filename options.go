@@ -8,11 +8,22 @@ import "time"
 //	task.Run2(ctx, f1, f2, task.KeepGoing, task.Settled)
 //
 // With no options, a call fails fast and returns zero values with a non-nil
-// error. Which call takes which option is one table, shown in
-// docs/design.md; a call given an option it does not use panics, naming the
-// call and the option, and so does [StartAll] with [KeepGoing]. Passing
-// options costs no allocation. The zero Option is no option: it changes
-// nothing, for code where a condition chooses one.
+// error. Which call takes which option:
+//
+//	call                    KeepGoing Settled FirstError BlockAtLimit StartAll Grace
+//	RunN                    ✓         ✓       ✓                                ✓
+//	AwaitN, All                       ✓
+//	Map                     ✓         ✓       ✓                                ✓
+//	ForEach, MapWithin      ✓                 ✓                                ✓
+//	MapSeq, MapSeqUnordered ✓                                                  ✓
+//	NewGroup                ✓                 ✓          ✓            ✓        ✓
+//	Scope                   ✓         ✓       ✓          ✓            ✓        ✓
+//
+// A call given an option it does not take panics, naming the call and the
+// option, and so does [StartAll] with [KeepGoing]. Of several [Grace]
+// options, the last counts. The zero Option is no option: it changes
+// nothing, for code where a condition chooses one. An Option prints as it
+// is written at the call site: KeepGoing, Grace(2s).
 type Option struct {
 	s optSet
 }
@@ -20,8 +31,10 @@ type Option struct {
 var (
 	// KeepGoing: a failure does not cancel the other functions, and every
 	// error is reported. Each function gets the caller's ctx itself (with
-	// [Grace], a context that outlives it for the grace period); a group's
-	// children, a context that Wait also cancels.
+	// [Grace], a context that outlives it for the grace period); the
+	// children of a group get the group's context, which no failure
+	// cancels (that of [NewGroup] ends when Wait returns, that of [Scope]
+	// when the Scope returns).
 	KeepGoing = Option{keepGoing}
 
 	// Settled: the call returns every value that was produced along with
@@ -92,6 +105,20 @@ func Grace(d time.Duration) Option {
 		panic("task: Grace: d is " + d.String() + "; want more than 0 and at most " + maxGrace.String())
 	}
 	return Option{optSet(d)<<graceShift | graceFlag}
+}
+
+// String returns the option as it is written at the call site:
+// "KeepGoing", "Grace(2s)"; the zero Option is "Option{}".
+func (o Option) String() string {
+	if d := o.s.grace(); d > 0 {
+		return "Grace(" + d.String() + ")"
+	}
+	for _, n := range optionNames {
+		if o.s&n.flag != 0 {
+			return n.name
+		}
+	}
+	return "Option{}"
 }
 
 // grace is the grace period of o, or 0.

@@ -2,6 +2,8 @@ package task
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"maps"
 	"math"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"text/tabwriter"
 	"time"
 )
 
@@ -270,5 +273,92 @@ func TestLimitPanics(t *testing.T) {
 		if got := catch(tc.f); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("panic %q; want %q", got, tc.want)
 		}
+	}
+}
+
+var updateOptions = flag.Bool("update-options", false, "TestOptionTableGoDoc: write the table of Option's doc")
+
+// optionTableText renders optionTable as the table of Option's doc: a
+// header of the options, a row per family, one call per row.
+func optionTableText() string {
+	var b strings.Builder
+	w := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
+	fmt.Fprint(w, "call")
+	for _, x := range optionNames {
+		fmt.Fprint(w, "\t", x.name)
+	}
+	fmt.Fprintln(w)
+	for _, row := range optionTable {
+		fmt.Fprint(w, row.calls)
+		for _, x := range optionNames {
+			mark := ""
+			if row.takes&x.flag != 0 {
+				mark = "✓"
+			}
+			fmt.Fprint(w, "\t", mark)
+		}
+		fmt.Fprintln(w)
+	}
+	w.Flush()
+	var out strings.Builder
+	for line := range strings.Lines(b.String()) {
+		out.WriteString(strings.TrimRight(line, " \n") + "\n")
+	}
+	return out.String()
+}
+
+// TestOptionTableGoDoc: Option's doc shows optionTable, as
+// optionTableText renders it; with -update-options, the test writes it
+// there.
+func TestOptionTableGoDoc(t *testing.T) {
+	b, err := os.ReadFile("options.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for line := range strings.Lines(optionTableText()) {
+		want.WriteString("//\t" + line)
+	}
+	const before, after = "// error. Which call takes which option:\n//\n", "//\n// A call given an option it does not take panics"
+	head, rest, ok := strings.Cut(string(b), before)
+	got, tail, ok2 := strings.Cut(rest, after)
+	if !ok || !ok2 {
+		t.Fatalf("options.go: Option's doc has no table between %q and %q", before, after)
+	}
+	if got == want.String() {
+		return
+	}
+	if *updateOptions {
+		if err := os.WriteFile("options.go", []byte(head+before+want.String()+after+tail), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("Option's doc shows the table\n%s\noptionTable is\n%s(go test -run TestOptionTableGoDoc -args -update-options writes it)", got, want.String())
+}
+
+// TestOptionString: an option prints as it is written at the call site,
+// with %v and in a subtest's name.
+func TestOptionString(t *testing.T) {
+	for want, o := range allOptions {
+		if want == "Grace" {
+			want = "Grace(1m0s)"
+		}
+		if got := fmt.Sprintf("%v", o); got != want {
+			t.Errorf("%%v of %s = %q", want, got)
+		}
+		t.Run(fmt.Sprint(o), func(t *testing.T) {
+			if got := t.Name(); got != "TestOptionString/"+want {
+				t.Errorf("subtest of %s named %q", want, got)
+			}
+		})
+	}
+	for o, want := range map[Option]string{Grace(2 * time.Second): "Grace(2s)", Grace(1500 * time.Millisecond): "Grace(1.5s)", {}: "Option{}"} {
+		if got := fmt.Sprint(o); got != want {
+			t.Errorf("fmt.Sprint(%s) = %q", want, got)
+		}
+	}
+	if got := fmt.Sprint([]Option{KeepGoing, Grace(time.Second)}); got != "[KeepGoing Grace(1s)]" {
+		t.Errorf("a list of options prints %q", got)
 	}
 }
