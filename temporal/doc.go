@@ -22,7 +22,10 @@
 // forms of workflow.NewFuture and workflow.Go. Await1 to Await16 wait for
 // futures of different types, Run2 to Run16 run functions of different
 // types, [All] waits for a slice of futures, and [Map] runs a function over
-// many inputs with at most a given number at once.
+// many inputs with at most a given number at once. The core has no Await1,
+// since a task's Wait is one; here [Future.Get] waits until the future is
+// ready whatever ctx does, and [Await1] is the wait for one future that
+// returns when ctx is canceled.
 //
 // # Rules
 //
