@@ -31,10 +31,9 @@ type Option struct {
 var (
 	// KeepGoing: a failure does not cancel the other functions, and every
 	// error is reported. Each function gets the caller's ctx itself (with
-	// [Grace], a context that outlives it for the grace period); the
-	// children of a group get the group's context, which no failure
-	// cancels (that of [NewGroup] ends when Wait returns, that of [Scope]
-	// when the Scope returns).
+	// [Grace], a context that outlives it for the grace period), and so
+	// do the children of a [Scope]; the children of [NewGroup] get the
+	// group's context, which no failure cancels and Wait does.
 	KeepGoing = Option{keepGoing}
 
 	// Settled: the call returns every value that was produced along with

@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
@@ -360,5 +361,53 @@ func TestOptionString(t *testing.T) {
 	}
 	if got := fmt.Sprint([]Option{KeepGoing, Grace(time.Second)}); got != "[KeepGoing Grace(1s)]" {
 		t.Errorf("a list of options prints %q", got)
+	}
+}
+
+// TestKeepGoingGroupContext: with KeepGoing, a group's children get the
+// group's context, which no failure cancels and Wait does; a Scope's, the
+// caller's ctx itself.
+func TestKeepGoingGroupContext(t *testing.T) {
+	boom := errors.New("boom")
+	g, gctx := NewGroup(t.Context(), KeepGoing)
+	failed := make(chan struct{})
+	g.Go(func(context.Context) error { defer close(failed); return boom })
+	g.Go(func(ctx context.Context) error {
+		<-failed
+		if ctx.Err() != nil {
+			t.Errorf("NewGroup, KeepGoing: a child's ctx is %v after a sibling failed; want live", ctx.Err())
+		}
+		return nil
+	})
+	if err := g.Wait(); !errors.Is(err, boom) {
+		t.Errorf("NewGroup, KeepGoing: Wait = %v; want boom", err)
+	}
+	if gctx.Err() == nil {
+		t.Error("NewGroup, KeepGoing: the group's ctx is live after Wait; want it canceled")
+	}
+
+	// A Scope's children get the caller's ctx itself, as RunN's functions.
+	caller, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var child context.Context
+	_, err := Scope(caller, func(ctx context.Context, g *Group) (int, error) {
+		failed := make(chan struct{})
+		g.Go(func(context.Context) error { defer close(failed); return boom })
+		g.Go(func(ctx context.Context) error {
+			<-failed
+			child = ctx
+			return nil
+		})
+		return 0, nil
+	}, KeepGoing)
+	if !errors.Is(err, boom) {
+		t.Errorf("Scope, KeepGoing: err = %v; want boom", err)
+	}
+	if child.Err() != nil {
+		t.Errorf("Scope, KeepGoing: a child's ctx is %v after the Scope returned; want the caller's, live", child.Err())
+	}
+	cancel()
+	if child.Err() == nil {
+		t.Error("Scope, KeepGoing: a child's ctx is live after the caller's was canceled")
 	}
 }
