@@ -3,6 +3,8 @@ package task_test
 import (
 	"bufio"
 	"bytes"
+	"cmp"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/doc"
@@ -412,21 +414,77 @@ func typeCheck(t *testing.T, snips []snippet) {
 			t.Errorf("%v", err)
 			continue
 		}
-		var errs []string
+		var (
+			errs   []string
+			unused []token.Pos
+		)
 		conf := types.Config{
 			Importer: imp,
 			Error: func(err error) {
 				te := err.(types.Error)
 				if te.Soft && strings.Contains(te.Msg, "declared and not used") && u.s.mark[1] != "file" {
+					unused = append(unused, te.Pos)
 					return
 				}
 				errs = append(errs, te.Error())
 			},
 		}
-		conf.Check("snippet", fset, []*ast.File{f}, nil)
+		info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
+		conf.Check("snippet", fset, []*ast.File{f}, info)
 		if len(errs) > 0 {
 			t.Errorf("%s: the block does not compile:\n\t%s\n%s", u.s, strings.Join(errs, "\n\t"), u.s.code)
+		} else if *snippetsDir != "" {
+			writeSnippet(t, u.s, u.src, fset, info, unused)
 		}
+	}
+}
+
+// snippetsDir is where TestDocSnippets writes the file, decls and body
+// blocks it type-checks, for taskvet (see .ci/run).
+var snippetsDir = flag.String("snippets", "", "TestDocSnippets: write each file, decls and body block, as it is checked, to a package of its own in this folder")
+
+// writeSnippet writes src, the file that holds the block s, to a folder of
+// its own in snippetsDir: a package that compiles, its variables declared
+// and not used (at unused) used by a "_ = v" at the end of their scope,
+// on the line where it ends, so that the //line directive still gives
+// each line of the block its line in the markdown file (by its absolute
+// path).
+func writeSnippet(t *testing.T, s snippet, src string, fset *token.FileSet, info *types.Info, unused []token.Pos) {
+	type insert struct {
+		at   int
+		text string
+	}
+	var ins []insert
+	for id, obj := range info.Defs {
+		if obj == nil || !slices.Contains(unused, id.Pos()) {
+			continue
+		}
+		end := fset.PositionFor(obj.Parent().End(), false).Offset
+		if end > 0 && src[end-1] == '}' {
+			end-- // inside the block that ends the scope
+		}
+		ins = append(ins, insert{end, "; _ = " + id.Name + ";"})
+	}
+	if len(ins) != len(unused) {
+		t.Errorf("%s: %d variables declared and not used, %d found", s, len(unused), len(ins))
+		return
+	}
+	slices.SortFunc(ins, func(a, b insert) int { return cmp.Or(b.at-a.at, strings.Compare(a.text, b.text)) })
+	for _, in := range ins {
+		src = src[:in.at] + in.text + src[in.at:]
+	}
+	// A relative //line path is taken from the file's folder.
+	md, err := filepath.Abs(filepath.FromSlash(s.file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = strings.Replace(src, "//line "+s.file+":", "//line "+filepath.ToSlash(md)+":", 1)
+	dir := filepath.Join(*snippetsDir, strings.NewReplacer("/", "_", ".", "_", ":", "_").Replace(s.String()))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "snippet.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

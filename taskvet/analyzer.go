@@ -19,6 +19,7 @@ var Analyzers = []*analysis.Analyzer{
 	SelfWait,
 	GroupEscape,
 	BadLimit,
+	BadOption,
 	ErrgroupFix,
 }
 

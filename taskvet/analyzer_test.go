@@ -51,3 +51,7 @@ func TestErrgroupFixName(t *testing.T) {
 func TestErrgroupShapes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupshapes")
 }
+
+func TestBadOption(t *testing.T) {
+	analysistest.Run(t, analysistest.TestData(), taskvet.BadOption, "badoption")
+}

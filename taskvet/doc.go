@@ -10,7 +10,7 @@
 //
 // Each analyzer can be turned off by name, as in -errgroupfix=false. The
 // package github.com/tasktuple/task itself is not checked: its own code and
-// tests (task_test too) create and drop tasks on purpose.
+// tests (task_test too, but for badoption) create and drop tasks on purpose.
 //
 // # Analyzer losttask
 //
@@ -66,6 +66,24 @@
 // task.Map, ForEach, MapWithin and Group.SetLimit panic on a limit of 0; a
 // negative limit means no limit, as with errgroup's SetLimit. MapSeq and
 // MapSeqUnordered panic on a limit below 1: a sequence needs a limit.
+//
+// # Analyzer badoption
+//
+// badoption: report an option a call does not take
+//
+// A call given an option it does not take panics, naming the call and the
+// option: task.ForEach(ctx, in, 8, fn, task.Settled) panics with "task:
+// ForEach: Settled does not apply to ForEach". NewGroup and Scope panic on
+// StartAll with KeepGoing, which starts every child already. Each such
+// option is reported, with the text of the panic it causes, where it is a
+// constant one: an option variable of the package (task.Settled), a call
+// of task.Grace, or the zero Option (which every call takes), passed
+// directly or in a []task.Option{...} literal passed with "...". An option
+// held in a variable of one's own is not reported. Which call takes which
+// option is the table of the task package of the same commit as taskvet
+// (docs/design.md shows it). Unlike the other analyzers, badoption checks
+// the tests of the task package that are in package task_test, its
+// examples among them.
 //
 // # Analyzer errgroupfix
 //

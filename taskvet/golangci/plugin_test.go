@@ -24,8 +24,8 @@ func TestPlugin(t *testing.T) {
 			t.Errorf("BuildAnalyzers() = %v; want no errgroupfix", as)
 		}
 	}
-	if len(as) != 5 || p.GetLoadMode() != register.LoadModeTypesInfo {
-		t.Errorf("BuildAnalyzers() = %d analyzers, load mode %q; want 5, %q", len(as), p.GetLoadMode(), register.LoadModeTypesInfo)
+	if len(as) != 6 || p.GetLoadMode() != register.LoadModeTypesInfo {
+		t.Errorf("BuildAnalyzers() = %d analyzers, load mode %q; want 6, %q", len(as), p.GetLoadMode(), register.LoadModeTypesInfo)
 	}
 	if _, err := newPlugin(map[string]any{"disable": []any{"nosuch"}}); err == nil {
 		t.Error(`New(disable: ["nosuch"]) = nil error; want an error`)

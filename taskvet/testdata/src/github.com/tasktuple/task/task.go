@@ -1,6 +1,6 @@
 // Package task is a fake of github.com/tasktuple/task for the analyzers'
-// tests: the same names and signatures (Run2..Run4 and Await2..Await3 of
-// the sixteen arities), no implementation.
+// tests: the same names and signatures (Run2..Run4 and Await2..Await3
+// here, the other arities in arities.go), no implementation.
 package task
 
 import (
