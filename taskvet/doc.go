@@ -74,16 +74,17 @@
 // A call given an option it does not take panics, naming the call and the
 // option: task.ForEach(ctx, in, 8, fn, task.Settled) panics with "task:
 // ForEach: Settled does not apply to ForEach". NewGroup and Scope panic on
-// StartAll with KeepGoing, which starts every child already. Each such
-// option is reported, with the text of the panic it causes, where it is a
-// constant one: an option variable of the package (task.Settled), a call
-// of task.Grace, or the zero Option (which every call takes), passed
-// directly or in a []task.Option{...} literal passed with "...". An option
-// held in a variable of one's own is not reported. Which call takes which
-// option is the table of the task package of the same commit as taskvet
-// (docs/design.md shows it). Unlike the other analyzers, badoption checks
-// the tests of the task package that are in package task_test, its
-// examples among them.
+// StartAll with KeepGoing, which starts every child already. Such an
+// option is reported, with the text of the panic, where it is constant: a
+// variable of the package (task.Settled) or a call of task.Grace, passed
+// directly or in a []task.Option{...} literal passed with "...". Every
+// option the call does not take is reported, not only the first, the one
+// it panics on. An option held in a variable of one's own, or returned by
+// a function, is not reported; the zero Option is no option, and every
+// call takes it. Which call takes which option is the table of the task
+// package of the same commit as taskvet (docs/design.md shows it). Unlike
+// the other analyzers, badoption checks the tests of the task package that
+// are in package task_test, its examples among them.
 //
 // # Analyzer errgroupfix
 //
