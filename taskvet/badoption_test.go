@@ -79,9 +79,11 @@ func pairsSource(t *testing.T) string {
 	}
 	for _, call := range slices.Sorted(maps.Keys(optionPanics)) {
 		args, ok := pairArgs[call]
-		for _, prefix := range []string{"Run", "Await"} {
-			if n, err := strconv.Atoi(strings.TrimPrefix(call, prefix)); err == nil && strings.HasPrefix(call, prefix) {
-				args, ok = "ctx"+strings.Repeat(map[string]string{"Run": ", f", "Await": ", t"}[prefix], n), true
+		for prefix, arg := range map[string]string{"Run": ", f", "Await": ", t"} {
+			if rest, found := strings.CutPrefix(call, prefix); found {
+				if n, err := strconv.Atoi(rest); err == nil {
+					args, ok = "ctx"+strings.Repeat(arg, n), true
+				}
 			}
 		}
 		if !ok {
