@@ -82,9 +82,9 @@
 // it panics on. An option held in a variable of one's own, or returned by
 // a function, is not reported; the zero Option is no option, and every
 // call takes it. Which call takes which option is the table of the task
-// package of the same commit as taskvet (docs/design.md shows it). Unlike
-// the other analyzers, badoption checks the tests of the task package that
-// are in package task_test, its examples among them.
+// package of the same commit as taskvet, which the doc of task.Option
+// shows. Unlike the other analyzers, badoption checks the tests of the
+// task package that are in package task_test, its examples among them.
 //
 // # Analyzer errgroupfix
 //
