@@ -201,8 +201,8 @@ func (s *mapping[In, Out]) work() {
 	exiting = false
 }
 
-// call runs fn on input i. If fn calls runtime.Goexit, the deferred record
-// still runs, then work's deferred function.
+// callAt runs fn on input i. If fn calls runtime.Goexit, the deferred
+// record still runs, then work's deferred function.
 func (s *mapping[In, Out]) callAt(i int, w *probe.Worker) {
 	var o outcome
 	defer s.end(i, &o, w)
