@@ -5,7 +5,7 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -27,15 +27,22 @@ var allocWords = regexp.MustCompile(`(?i)\balloc`)
 // or states an allocation count.
 func TestDocWords(t *testing.T) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var files []*ast.File
-	for _, f := range pkgs["task"].Files {
-		files = append(files, f)
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name.Name == "task" { // not gen.go, the generator's driver
+			files = append(files, f)
+		}
 	}
 	p, err := doc.NewFromFiles(fset, files, "github.com/tasktuple/task")
 	if err != nil {
