@@ -13,9 +13,7 @@ import (
 // error at once while the tasks keep running. With [Settled] the values of
 // completed tasks come back along with the error.
 //
-// tasks is neither copied nor kept. When every task succeeds the result
-// slice is the only allocation; waiting with a ctx that can be canceled adds
-// two, whatever the number of tasks. With no tasks, All returns an empty
+// tasks is neither copied nor kept. With no tasks, All returns an empty
 // slice and nil at once. A nil ctx or task panics before anything is waited
 // for.
 func All[T any](ctx context.Context, tasks []*Task[T], opts ...Option) ([]T, error) {

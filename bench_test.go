@@ -159,11 +159,10 @@ func BenchmarkMapWithin(b *testing.B) {
 }
 
 // BenchmarkRace: a quorum of 2 of 3 functions that return at once, and
-// Until that needs 2 of 3, against RunFirstOK of 3, the call they
-// generalize.
+// Until that needs 2 of 3, against Hedge of 3, the call they generalize.
 func BenchmarkRace(b *testing.B) {
 	ctx := context.Background()
-	b.Run("call=RunFirstOK/n=3", func(b *testing.B) {
+	b.Run("call=Hedge/n=3", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
 			Hedge(ctx, 0, nil, immediate[int], immediate[int], immediate[int])

@@ -11,37 +11,25 @@ import (
 // the calls still running when its budget ends.
 var ErrBudget = errors.New("task: the budget ended")
 
-// MapWithin is [Map] with a budget: a search page over ten shards that
-// renders from the shards that answered within 200ms. It calls fn on
-// every element of inputs, with at most limit calls running at once, and
-// when budget has passed since the call began, it stops: the calls
-// running are canceled with the cause [ErrBudget] and no input starts
-// after (with [Grace], the calls running keep a live context for the
-// grace period, and Stopping is closed, as when the caller's ctx is done).
+// MapWithin is [Map] with a budget. When budget has passed since the call
+// began, the calls running are canceled with the cause [ErrBudget] and no
+// input starts after, with [KeepGoing] too; [Grace] gives them a grace
+// period, as at the end of ctx.
 //
-// The budget's end is not a failure. MapWithin returns out, the results in
-// the order of inputs, whatever err is (as Map with [Settled]): the result
-// of every input whose call succeeded, before or after the budget's end,
-// and zero elsewhere; left, in ascending order, the positions of the
-// inputs the budget's end left without a result: their calls returned a
-// cancellation after it (an error holding context.Canceled, their ctx's
-// error or ErrBudget), or never started; and err, Map's error for the
-// failures of the calls ("task: MapWithin: inputs[3]: ..."), nil if none
-// failed. err never counts what the budget left: no position is in both,
-// and errors.Is(err, context.DeadlineExceeded) holds only if the caller's
-// ctx ended. Only if the caller's ctx ends the call before the budget
-// does, as it would end Map, is err a *[CallError] with Ctx set (and left
-// nil). To make the budget's end a failure, test len(left) > 0, or pass
-// Map a ctx with a deadline instead: its end fails the call.
+// The budget's end is not a failure. MapWithin returns out, whatever err
+// is: the result of every input whose call succeeded, before or after the
+// budget's end, and zero elsewhere; left, in ascending order, the inputs
+// the budget's end left without a result (their calls returned a
+// cancellation after it, or never started); and err, Map's error for the
+// calls' own failures ("task: MapWithin: inputs[3]: ..."), nil if none
+// failed. No position is in both. Only if ctx ends the call before the
+// budget does is err a *[CallError] with Ctx set, and left nil.
 //
-// A failure cancels the other calls as in Map (not with [KeepGoing]), in
-// the grace period too: the calls it canceled are in err's Canceled, the
-// inputs it left never started in err's NotStarted, not in left. With
-// KeepGoing too, no input starts after the budget's end.
-// Panics and Goexit are raised as by Map. The budget follows the clock (in
-// [testing/synctest], the bubble's); a budget that is not positive is
-// already over when the call begins. MapWithin takes Map's options;
-// [Settled] is implied. A nil ctx or fn, or a limit of 0, panics at once.
+// What a failure canceled or left not started is in err, not in left. The
+// budget follows the clock (in [testing/synctest], the bubble's); a budget
+// that is not positive is over when the call begins. The options are
+// ForEach's: KeepGoing, [FirstError] and Grace. A nil ctx or fn, or a
+// limit of 0, panics at once.
 func MapWithin[In, Out any](ctx context.Context, budget time.Duration, inputs []In, limit int, fn func(context.Context, In) (Out, error), opts ...Option) (out []Out, left []int, err error) {
 	if ctx == nil {
 		nilArg("MapWithin", "ctx")

@@ -245,7 +245,7 @@ func (c *call) workerDone(exiting bool) {
 // run runs function i, in the goroutine startN or startAt started.
 func (c *call) run(i int) { c.st.goroutine(i) }
 
-// runAt runs function i of the group in a goroutine that RunN started.
+// runAt runs function i of a RunN, in the goroutine startN started.
 func runAt[T any](c *call, i int, fn func(context.Context) (T, error), v *T) {
 	defer c.finish(i)
 	invoke(c.ctx(), site{c, i}, fn, v, &c.outs[i])
@@ -295,7 +295,7 @@ func (c *call) wait() error {
 // in the caller, and returns the call's error in the form the options ask
 // for (FirstError). RunN, Do, Map, ForEach and Scope end here; a Group's
 // Wait raises and returns what its one end made, at every call; a stream
-// ends in the caller's loop (stream.end).
+// ends in the caller's loop (stream.close).
 func (c *call) conclude(f *report, err error) error {
 	c.callEnd(err)
 	f.raise()
@@ -391,5 +391,5 @@ func (c *call) Err() error {
 // [context.Cause] with the first failure.
 func (c *call) Value(key any) any { return c.childCtx().Value(key) }
 
-// String names the context for debugging.
-func (c *call) String() string { return "task.RunN context" }
+// String names the context for debugging: "task.Run3 context".
+func (c *call) String() string { return "task." + c.name() + " context" }

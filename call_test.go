@@ -157,3 +157,21 @@ func TestRunDeadline(t *testing.T) {
 		}
 	})
 }
+
+// TestCallString: the context a call gives its functions prints the
+// call's name.
+func TestCallString(t *testing.T) {
+	for _, tc := range []struct {
+		c    *call
+		want string
+	}{
+		{&call{kind: kindRunN, outs: make([]outcome, 3)}, "task.Run3 context"},
+		{&call{kind: kindMap}, "task.Map context"},
+		{&call{kind: kindMapSeqUnordered}, "task.MapSeqUnordered context"},
+		{&call{kind: kindGroup}, "task.Group context"},
+	} {
+		if got := fmt.Sprint(tc.c); got != tc.want {
+			t.Errorf("a call of kind %d prints %q; want %q", tc.c.kind, got, tc.want)
+		}
+	}
+}

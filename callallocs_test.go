@@ -91,7 +91,7 @@ func TestCallAllocs(t *testing.T) {
 		{"NewGroup + 16 g.Go + Wait, limit 8, BlockAtLimit", 18, newGroupGo(8, BlockAtLimit)}, // the channel that wakes the blocked spawner
 		{"zero Group + 16 g.Go + Wait", 17, zeroGroupGo},
 		{"Hedge of 3", 38, func() { Hedge(ctx, 0, nil, immediate[int], immediate[int], immediate[int]) }},
-		// RunFirstOK's, and the winners' positions and values, and the
+		// Hedge's, and the winners' positions and values, and the
 		// cleanup of the second winner's context.
 		{"Quorum 2 of 3", 42, func() { Quorum(ctx, 2, nil, immediate[int], immediate[int], immediate[int]) }},
 		// Quorum's but the count of winners, with the successes' values

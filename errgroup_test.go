@@ -14,7 +14,7 @@ import (
 	"testing/synctest"
 )
 
-// The error-only forms: Group.Go and TryGo, ForEach, ForEachSeq and Do.
+// The error-only forms: Group.Go and TryGo, ForEach and Do.
 
 func TestGroupGo(t *testing.T) {
 	boom := errors.New("boom")

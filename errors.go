@@ -19,6 +19,13 @@ var ErrGoexit = errors.New("task: function called runtime.Goexit")
 // and [Until] once its predicate said enough.
 var ErrLost = errors.New("task: another function succeeded first")
 
+// ErrNotEnough says that a call did not get the successes it needs though
+// no function failed: [Until]'s enough never returned true, or [Hedge],
+// [Quorum] or Until had fewer functions than it needs (none, or fewer than
+// Quorum's k). The call's error names the call and wraps ErrNotEnough:
+// "task: Hedge: no functions: not enough succeeded".
+var ErrNotEnough = errors.New("task: not enough succeeded")
+
 // ErrStopped says that a call stopped taking new work (see [Grace] and
 // [Group.Stop]): errors.Is finds it in the error of a call that left
 // inputs or children not started (CallError.NotStarted), and in the error
@@ -84,8 +91,9 @@ type CallError struct {
 	// NotStarted.
 	stopped bool
 
-	// left holds the positions of the work counted in NotStarted, where the call knows them: spans, so that a Map that left a
-	// million inputs keeps one.
+	// left holds the positions of the work counted in NotStarted, where
+	// the call knows them: spans, so that a Map that left a million inputs
+	// keeps one.
 	left []span
 }
 

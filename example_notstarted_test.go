@@ -10,8 +10,8 @@ import (
 )
 
 // At shutdown, the jobs that never started are the ones to put back on
-// the queue: NotStartedAt lists their positions, and NotStarted (a stop)
-// or Skipped (a failure) says why.
+// the queue: NotStartedAt lists their positions, and errors.Is(err,
+// task.ErrStopped) says that a stop, not a failure, left them.
 func ExampleCallError_NotStartedAt() {
 	ctx, cancel := context.WithCancel(context.Background())
 	jobs := []string{"j0", "j1", "j2", "j3"}

@@ -59,3 +59,25 @@ func ExampleQuorum_release() {
 	// closed replica-2
 	// replica-1 [0] <nil>
 }
+
+// The replicas come from configuration, which may list fewer than the
+// quorum needs, or none: the call returns an error a caller can test, and
+// calls nothing.
+func ExampleQuorum_tooFew() {
+	ctx := context.Background()
+	read := func(addr string) func(context.Context) (string, error) {
+		return func(context.Context) (string, error) { return "v7 from " + addr, nil }
+	}
+	for _, addrs := range [][]string{{"a", "b", "c"}, {"a"}, nil} {
+		var replicas []func(context.Context) (string, error)
+		for _, addr := range addrs {
+			replicas = append(replicas, read(addr))
+		}
+		vals, _, err := task.Quorum(ctx, 2, nil, replicas...)
+		fmt.Println(len(vals), errors.Is(err, task.ErrNotEnough), err)
+	}
+	// Output:
+	// 2 false <nil>
+	// 0 true task: Quorum: k is 2, with 1 function: not enough succeeded
+	// 0 true task: Quorum: no functions: not enough succeeded
+}

@@ -17,7 +17,7 @@ func (c *conn) Close() error {
 }
 
 // Two replicas are dialed; the second one's connection is made after the
-// first has won, and RunFirstOKRelease closes it.
+// first has won, and release closes it.
 func ExampleHedge_releaseAll() {
 	ctx := context.Background()
 	c, i, err := task.Hedge(ctx, 0, func(c *conn) { c.Close() },

@@ -114,21 +114,54 @@ func ExampleAll() {
 	// Output: [user-3 user-1 user-2] <nil>
 }
 
+// firstOK returns the first of tasks to succeed, and its position. If none
+// does, the error names each failure by its position, and the cause of
+// ctx's end if that ended the wait; over no tasks it wraps
+// task.ErrNotEnough, as Hedge's error over no functions does.
+func firstOK[T any](ctx context.Context, tasks []*task.Task[T]) (T, int, error) {
+	var zero T
+	if len(tasks) == 0 {
+		return zero, -1, fmt.Errorf("firstOK: no tasks: %w", task.ErrNotEnough)
+	}
+	var errs []error
+	for i, t := range task.WhenEach(ctx, tasks) {
+		v, err := t.Wait(ctx)
+		if err == nil {
+			return v, i, nil
+		}
+		errs = append(errs, fmt.Errorf("tasks[%d]: %w", i, err))
+	}
+	if len(errs) < len(tasks) { // ctx ended the wait
+		errs = append(errs, context.Cause(ctx))
+	}
+	return zero, -1, errors.Join(errs...)
+}
+
 func ExampleWhenEach_firstOK() {
 	// The first of several tasks to succeed.
 	ctx := context.Background()
-	down, complete := task.Promise[string]()
-	complete("", errors.New("replica 0 down"))
-	replicas := []*task.Task[string]{down, task.Go(ctx, func(context.Context) (string, error) {
-		return "answer from replica 1", nil
-	})}
-	for i, t := range task.WhenEach(ctx, replicas) {
-		if v, err := t.Wait(ctx); err == nil {
-			fmt.Println(v, i)
-			break
-		}
+	down := func(name string) *task.Task[string] {
+		t, complete := task.Promise[string]()
+		complete("", errors.New(name+" down"))
+		return t
 	}
-	// Output: answer from replica 1 1
+	show := func(v string, i int, err error) { fmt.Printf("%q %d %v\n", v, i, err) }
+	up := task.Go(ctx, func(context.Context) (string, error) { return "answer from replica 1", nil })
+	show(firstOK(ctx, []*task.Task[string]{down("replica 0"), up}))
+	show(firstOK(ctx, []*task.Task[string]{down("replica 0"), down("replica 1")}))
+	show(firstOK(ctx, []*task.Task[string]{}))
+
+	pending, _ := task.Promise[string]() // never completed
+	canceled, cancel := context.WithCancelCause(ctx)
+	cancel(errors.New("shutting down"))
+	show(firstOK(canceled, []*task.Task[string]{down("replica 0"), pending}))
+	// Output:
+	// "answer from replica 1" 1 <nil>
+	// "" -1 tasks[0]: replica 0 down
+	// tasks[1]: replica 1 down
+	// "" -1 firstOK: no tasks: task: not enough succeeded
+	// "" -1 tasks[0]: replica 0 down
+	// shutting down
 }
 
 func ExampleHedge_allAtOnce() {

@@ -623,7 +623,7 @@ func (e expectation) checkEnding(name string, got observed) error {
 		}
 		err = got.err
 		if e.notEnough {
-			if err != ErrNotEnough {
+			if !errors.Is(err, ErrNotEnough) {
 				return fmt.Errorf("%s: err = %v; want ErrNotEnough", name, err)
 			}
 			return nil

@@ -2,10 +2,10 @@ package task
 
 // This file is the rule of FirstError: the call's error is the first error
 // a function returned as a failure of its own, as errgroup's Wait returns
-// it. The call records which position failed first (noteFirst, in the flags
-// word),
-// the report keeps that position's error as it adds the outcomes (keepFirst),
-// and the call returns it in place of the *CallError (firstError).
+// it. The call records which position failed first (noteFirst, in the
+// flags word), the report keeps that position's error as it adds the
+// outcomes (keepFirst), and the call returns it in place of the *CallError
+// (firstError).
 
 // firstShift is where, in a call's flags word, the first failure's position
 // is kept: position p is kept as p+2 (the body of a Scope is -1), 0 is none.

@@ -21,8 +21,8 @@ const maxLoggedErrors = 8
 //	  arg          the argument, as in PositionError.Arg: "f2",
 //	               "inputs[3]", or the name given by Named
 //	  index        its position, as in PositionError.Index
-//	  error        the error it returned, or ErrGoexit; as slog logs an
-//	               error: its LogValue if it has one, else its message
+//	  error        the error it returned, or ErrGoexit, as slog logs an
+//	               error
 //	  panic        instead of error, for a panic: the value passed to
 //	               panic, as fmt.Sprint prints it (its LogValue if it has
 //	               one)
@@ -38,17 +38,17 @@ const maxLoggedErrors = 8
 //
 // Attributes that do not apply (a count of 0) are left out; with a
 // [slog.TextHandler], the error is one line (see the example).
-//
-// Why this shape: in a log index (Elasticsearch, Loki, BigQuery), every
-// key of a JSON line becomes a field, so keys must not depend on the data:
-// a group keyed by position ("failures.0", "failures.1", ...) makes a field
-// per position. Here the keys are fixed: the first failure is structured,
-// for queries and alerts, and the others are in one string, for people.
-// Canceled and unfinished positions are counted, not described: what a
-// canceled sibling returned usually wraps the cause (net/http says
-// "context canceled" with the URL, or the cause's own message), and in a
-// log line it read as if that sibling had failed too.
 func (e *CallError) LogValue() slog.Value {
+	// Why this shape: in a log index (Elasticsearch, Loki, BigQuery), every
+	// key of a JSON line becomes a field, so keys must not depend on the
+	// data: a group keyed by position ("failures.0", "failures.1", ...)
+	// makes a field per position. Here the keys are fixed: the first
+	// failure is structured, for queries and alerts, and the others are in
+	// one string, for people. Canceled and unfinished positions are
+	// counted, not described: what a canceled sibling returned usually
+	// wraps the cause (net/http says "context canceled" with the URL, or
+	// the cause's own message), and in a log line it read as if that
+	// sibling had failed too.
 	return slog.GroupValue(e.logAttrs(true)...)
 }
 
@@ -127,8 +127,7 @@ func positionLogValue(p *PositionError) slog.Value {
 //	         Named, if any
 //	index    its position (Index), unless it is a task's own
 //	panic    the value passed to panic, as fmt.Sprint prints it (its
-//	         LogValue if it has one, as a PanicError has when a function
-//	         let the panic of a call of its own go on)
+//	         LogValue if it has one, as a PanicError passed on has)
 //	frame    the first frame of Stack outside the runtime and this
 //	         package, as a *[slog.Source]: file:line in text, and
 //	         {"function", "file", "line"} in JSON; that is the code that

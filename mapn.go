@@ -18,10 +18,8 @@ import (
 // Cancellation, errors ("task: Map: inputs[3]: ..."), panics, limits and
 // the options follow the package documentation. The results of inputs
 // never started are zero; with [KeepGoing] every input is processed, even
-// when a call calls runtime.Goexit. Map starts min(limit, len(inputs))
-// goroutines, which take inputs in order; with no inputs it returns an
-// empty slice and nil at once. A nil ctx or fn, or a limit of 0, panics
-// at once.
+// when a call calls runtime.Goexit. With no inputs Map returns an empty
+// slice and nil at once. A nil ctx or fn, or a limit of 0, panics at once.
 func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), opts ...Option) ([]Out, error) {
 	if ctx == nil {
 		nilArg("Map", "ctx")
@@ -201,8 +199,8 @@ func (s *mapping[In, Out]) work() {
 	exiting = false
 }
 
-// call runs fn on input i. If fn calls runtime.Goexit, the deferred record
-// still runs, then work's deferred function.
+// callAt runs fn on input i. If fn calls runtime.Goexit, the deferred
+// record still runs, then work's deferred function.
 func (s *mapping[In, Out]) callAt(i int, w *probe.Worker) {
 	var o outcome
 	defer s.end(i, &o, w)

@@ -12,63 +12,31 @@ import (
 
 // MapSeq calls fn on every input of a sequence, with at most limit calls
 // running at once, and yields the results in input order as they become
-// ready: the streaming form of [Map], for inputs too many to hold, or
-// discovered as they come (pages of an API).
+// ready: the streaming form of [Map]. Inputs are pulled lazily, on the
+// consumer's goroutine, a bounded number (in proportion to limit) ahead of
+// the next result to yield. A failure yields (zero, *[PositionError]),
+// whose Index is the input's position.
 //
-//	for user, err := range task.MapSeq(ctx, ids, 8, loadUser) {
-//		if err != nil {
-//			return err // a *PositionError: "task: MapSeq: inputs[41]: ..."
-//		}
-//		...
-//	}
+// The rules are Map's. Without [KeepGoing], the first failure cancels the
+// running calls and ends the pull; MapSeq yields, in input order, what the
+// calls returned, less the cancellations it caused, and ends. If ctx ends
+// first, no call starts, and if inputs were left, a last (zero,
+// *[CallError]) with Ctx set follows the calls' errors. Breaking out of the
+// loop cancels the running calls; none outlives the loop.
 //
-// The calls run on at most limit goroutines, started as they are needed
-// and kept for the range. Inputs are pulled lazily, in the consumer's
-// goroutine: at most 2×limit inputs are handed to the calls and not yet
-// yielded (at most limit running; the others wait for a goroutine, or are
-// ready and wait for an earlier one to be yielded), and one more is pulled,
-// held until one is yielded: 2×limit+1 pulled and not yet yielded. Each
-// time an input is pulled, the results ready (with every result before
-// them) are yielded before it is handed over. Each yield is (value, nil)
-// or, for a failure, (zero, *[PositionError]) whose Index is the input's
-// position in the sequence.
-//
-// MapSeq has the rules of Map. Without [KeepGoing], the first failure
-// cancels the running calls (its *PositionError is their cause), no input
-// is pulled, and no call starts for an input after the failing one (one
-// before it, pulled already, is made, with the canceled context, as Map
-// makes the inputs its workers took); MapSeq then yields, in input order,
-// what the calls returned, leaving out the cancellations it caused, and
-// ends. With
-// KeepGoing every input is processed and every failure yielded in its
-// place. If ctx ends first, no new call starts; the calls it stopped yield
-// their errors, and if inputs were left, a last (zero, *[CallError]) says
-// that ctx ended the stream (errors.Is(err, ctx.Err()) holds).
-//
-// Breaking out of the loop cancels the running calls and waits for them
-// before the loop statement ends: no call outlives it. A panic or
-// runtime.Goexit in a call stops the yields (and, without KeepGoing, the
-// starts; with KeepGoing every input is still processed) and is passed on
-// to the consumer's goroutine once every call has returned, as [iter.Pull]
-// does: the first panic in input order, as a *[PanicError] holding what
-// else was not yielded. A panic or Goexit in the loop body itself goes on
-// once the running calls are canceled and have returned; a panic of a call
-// not yet yielded outranks a Goexit of the body, as it does for RunN, but
-// not a panic of the body, which goes on as it is (the call's is then
-// dropped: the body's panic ends the program or is the one recovered).
-// Each range over the sequence starts again.
-//
-// MapSeq panics at once if limit is less than 1, or ctx, inputs or fn is
-// nil.
+// A panic or Goexit of a call stops the yields and is raised once every
+// call has returned. The loop body's panic or Goexit goes on once the
+// running calls have returned, and outranks theirs, but for a call's panic
+// over the body's Goexit. Each range starts again. A limit less than 1, or
+// a nil ctx, inputs or fn, panics at once.
 func MapSeq[In, Out any](ctx context.Context, inputs iter.Seq[In], limit int, fn func(context.Context, In) (Out, error), opts ...Option) iter.Seq2[Out, error] {
 	return mapSeq("MapSeq", ctx, inputs, limit, fn, opts, true)
 }
 
 // MapSeqUnordered is [MapSeq] yielding results in the order the calls
-// return rather than in input order: a slow input holds nothing back, and
-// the inputs are pulled at most limit ahead. A failure's *PositionError
-// tells its input's position; a value that must be matched with its input
-// should carry what identifies it.
+// return rather than in input order: a slow input holds no other result
+// back. A failure's *PositionError tells its input's position; a value
+// that must be matched with its input should carry what identifies it.
 func MapSeqUnordered[In, Out any](ctx context.Context, inputs iter.Seq[In], limit int, fn func(context.Context, In) (Out, error), opts ...Option) iter.Seq2[Out, error] {
 	return mapSeq("MapSeqUnordered", ctx, inputs, limit, fn, opts, false)
 }
@@ -97,10 +65,9 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 	}
 }
 
-// newStream prepares a range over the calls; yield is nil for ForEachSeq,
-// which yields nothing and collects the failures.
+// newStream prepares a range over the calls, which yields to yield.
 func newStream[In, Out any](ctx context.Context, kind callKind, limit int, fn func(context.Context, In) (Out, error), o optSet, ordered bool, yield func(Out, error) bool) *stream[In, Out] {
-	s := &stream[In, Out]{fn: fn, keepGoing: o&keepGoing != 0, yield: yield, mute: yield == nil}
+	s := &stream[In, Out]{fn: fn, keepGoing: o&keepGoing != 0, yield: yield}
 	s.h.init(&s.c, limit, ordered)
 	s.slots = make([]seqSlot[In, Out], s.h.slots())
 	s.c.initKind(ctx, o, nil, kind, s)
@@ -129,15 +96,12 @@ type stream[In, Out any] struct {
 	slots       []seqSlot[In, Out]
 
 	// Read and written by the consumer only.
-	broke      bool   // the loop broke out: start and yield nothing more
-	fatal      bool   // a panic or Goexit was met: yield nothing more; start nothing more unless keepGoing
-	mute       bool   // yield nothing more: broke or fatal, or ForEachSeq (yield nil)
-	inYield    bool   // the loop body is running: if close finds it so, the body panicked or exited
-	ctxEnded   bool   // ctx ended, or the call stopped taking new work, with inputs not started
-	inputsLeft bool   // ForEachSeq (yield nil): ctxEnded, for close
-	leftByFail int    // inputs pulled and never called because a failure came first
-	err        error  // ForEachSeq: the call's error, set by close
-	f          report // the outcomes not yielded that must be raised, and, for ForEachSeq, every outcome
+	broke    bool   // the loop broke out: start and yield nothing more
+	fatal    bool   // a panic or Goexit was met: yield nothing more; start nothing more unless keepGoing
+	mute     bool   // yield nothing more: broke or fatal
+	inYield  bool   // the loop body is running: if close finds it so, the body panicked or exited
+	ctxEnded bool   // ctx ended, or the call stopped taking new work, with inputs not started
+	f        report // the outcomes not yielded that must be raised with a panic or Goexit
 }
 
 // seqSlot is one call of a stream: in and index are written by the
@@ -165,11 +129,7 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		// flagFailed); endsPull decides otherwise.
 		if (s.broke || s.ctxEnded || s.fatal || s.c.flags.Load()&(flagFailed|flagHalted) != 0 ||
 			isDone(s.c.parent, s.done) || (s.c.outer != nil && closedChan(s.c.outer))) && s.endsPull() {
-			// in was pulled and is never called.
-			if !s.broke && !s.ctxEnded {
-				s.leftByFail++
-			}
-			break
+			break // in was pulled and is never called
 		}
 		k := h.free()
 		sl := &s.slots[k]
@@ -181,10 +141,6 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 	for h.pending() {
 		h.wait()
 		s.take()
-	}
-	if s.ctxEnded && s.yield == nil && !s.broke {
-		s.inputsLeft = true // also with a panic: it holds the stop
-		return
 	}
 	if s.ctxEnded && !s.broke && !s.fatal {
 		var zero Out
@@ -225,7 +181,7 @@ func (s *stream[In, Out]) makeRoom() {
 // If a call calls runtime.Goexit, this goroutine is unwinding (even when a
 // deferred function's panic was recovered on the way, and the call ended
 // as a panic): it starts a worker to take its place before it goes, as
-// Map's workers do (see group.workerDone). The replacement stops at once if
+// Map's workers do (see call.workerDone). The replacement stops at once if
 // the stream has stopped, and close waits for it too.
 func (s *stream[In, Out]) goroutine(int) {
 	cur := -1 // the slot whose call runs
@@ -337,7 +293,7 @@ func (s *stream[In, Out]) take() {
 	out := sl.out
 	sl.out = *new(Out) // do not keep the value alive
 	if s.mute {
-		return // a success is neither yielded nor reported (ForEachSeq)
+		return
 	}
 	s.inYield = true
 	ok := s.yield(out, nil)
@@ -358,14 +314,10 @@ func (s *stream[In, Out]) takeOther(sl *seqSlot[In, Out]) {
 		if sl.left {
 			sl.left = false
 			s.ctxEnded = true
-		} else if !s.broke {
-			s.leftByFail++
 		}
 	case o.state == panicked || o.state == exited:
 		s.fatal, s.mute = true, true
 		s.f.add(sl.index, o, nil)
-	case s.yield == nil:
-		s.f.add(sl.index, o, s.c.causeAt(sl.index))
 	case s.mute:
 		// Not yielded: kept with a panic, if one is raised.
 		if o.ownError() {
@@ -424,24 +376,7 @@ func (s *stream[In, Out]) close() {
 	s.c.fail(context.Canceled) // releases the child context, if made
 	// Unordered, outcomes came in completion order: report them in input
 	// order, the first panic first.
-	err := s.f.err(s.c.parent)
-	if s.inputsLeft {
-		// No failure, yet inputs were left: ctx ended the call first.
-		if err == nil {
-			err = &CallError{Call: s.f.e.Call}
-		}
-		err.(*CallError).Ctx = s.c.stopError()
-		s.f.e = *err.(*CallError) // a panic raised holds it too
-	}
-	if s.yield == nil && s.leftByFail > 0 && err != nil && len(err.(*CallError).Failures) > 0 {
-		// ForEachSeq: the inputs pulled and never called after a failure
-		// (MapSeq yields each failure as it comes and does not count
-		// them; a stop counts no input of a sequence).
-		err = s.c.notStarted(err, s.leftByFail, span{}, false)
-		s.f.e = *err.(*CallError)
-	}
-	s.err = err
-	s.c.callEnd(err)
+	s.c.callEnd(s.f.err(s.c.parent))
 	if bodyPanic != nil {
 		panic(bodyPanic)
 	}

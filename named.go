@@ -14,11 +14,10 @@ import (
 // than "task: Run3: f3: ...", and "task: Scope: fetch /a: ..." rather than
 // "task: Scope: children[7]: ...". It works wherever a function of this
 // shape is taken: RunN, the function [Go] (a task), Spawn, TrySpawn,
-// Hedge, Quorum and Until. [NamedErr] names a function
-// that returns only an error (Group.Go and TryGo, Do), and [NamedBy] and
-// [NamedByErr] name each call of Map, ForEach and the streams by its
-// input. Every name goes to errors, panics, logs, pprof labels, traces,
-// the dump and spans.
+// Hedge, Quorum and Until. [NamedErr] names a function that returns only
+// an error (Group.Go and TryGo, Do), and [NamedBy] and [NamedByErr] name
+// each call of Map, ForEach and the streams by its input. Every name goes
+// to errors, panics, logs, pprof labels, traces, the dump and spans.
 //
 //	user, recs, err := task.Run2(ctx, loadUser, task.Named("recs", loadRecs))
 //
@@ -26,14 +25,9 @@ import (
 // the error itself), and the task of Go or Spawn holds the error itself:
 // Wait returns it unchanged. A panic is raised again with the name
 // attached (PanicError.Arg; the stack still starts at the frame that
-// panicked); a Goexit passes through. A task of a Named function is named
-// from the start: an await that gives up on it names it. Called directly,
-// the function returned wraps fn's error in a value whose message and
-// errors.Is/As are the error's own.
-//
-// Named costs at most one allocation, for the function it returns (none
-// when the compiler keeps it on the stack); an error adds one. Functions
-// that are not named cost nothing more.
+// panicked); a Goexit passes through. Called directly, the function
+// returned wraps fn's error in a value whose message and errors.Is/As are
+// the error's own.
 func Named[T any](name string, fn func(context.Context) (T, error)) func(context.Context) (T, error) {
 	if fn == nil {
 		nilArg("Named", "fn")

@@ -7,7 +7,7 @@ package task
 // The first call of complete completes t with v and err and reports true;
 // every later call, from any goroutine, reports false and changes nothing
 // that waiters see. complete(fetch()) passes a function's two results
-// straight through; a task already complete is
+// straight through. A task already complete is one completed at once:
 //
 //	t, complete := task.Promise[int]()
 //	complete(42, nil)

@@ -15,23 +15,31 @@ import (
 //     listed in nothing (Quorum returns no error).
 //   - As soon as k can no longer be reached (len(fns)-k+1 functions have
 //     failed), the others are canceled with that failure as the cause, and
-//     Quorum returns every failure in a *[CallError] ("task: Quorum:
-//     fns[i]: ..."), with the cancellations in its Canceled, and nil
-//     values and positions.
-//   - Quorum returns only after every function has returned; a panic or a
-//     Goexit is raised once they all have. release, if not nil, gets the
-//     value of every success Quorum does not return (a success after the
-//     quorum, or every success when the quorum failed), as Hedge's.
-//   - The winners' contexts are not canceled when Quorum returns.
+//     Quorum returns nil values and positions and a *[CallError] with every
+//     failure ("task: Quorum: fns[i]: ...") and the cancellations in its
+//     Canceled. With fewer functions than k, none is called, and the error
+//     wraps [ErrNotEnough].
+//   - release, if not nil, gets the value of every success Quorum does not
+//     return, as Hedge's.
 //
 // A quorum read of 2 of 3 replicas is Quorum(ctx, 2, nil, r1, r2, r3); a
 // quorum write that must reach 2 of 3 fails as soon as 2 have failed.
-// Quorum panics if k is not between 1 and len(fns), and for a nil ctx or
-// function, before anything starts.
+// Quorum panics if k is less than 1, and for a nil ctx or function, before
+// anything starts.
 func Quorum[T any](ctx context.Context, k int, release func(T), fns ...func(context.Context) (T, error)) ([]T, []int, error) {
 	checkFns("Quorum", ctx, fns)
-	if k < 1 || k > len(fns) {
-		panic("task: Quorum: k is " + strconv.Itoa(k) + "; want 1 to len(fns), " + strconv.Itoa(len(fns)))
+	if k < 1 {
+		panic("task: Quorum: k is " + strconv.Itoa(k) + "; want at least 1")
+	}
+	if len(fns) < k {
+		why := "no functions"
+		if n := len(fns); n > 0 {
+			why = "k is " + strconv.Itoa(k) + ", with " + strconv.Itoa(n) + " function"
+			if n > 1 {
+				why += "s"
+			}
+		}
+		return nil, nil, &notEnoughError{"Quorum", why}
 	}
 	r := newRacer(ctx, kindQuorum, fns)
 	r.need = 0 // decided here, not in the functions' goroutines (see race.decide)

@@ -122,10 +122,11 @@ func TestQuorumPanicsAndBadInput(t *testing.T) {
 	}
 	var nilCtx context.Context
 	for want, f := range map[string]func(){
-		"task: Quorum: k is 0; want 1 to len(fns), 2": func() { Quorum(context.Background(), 0, nil, ok, ok) },
-		"task: Quorum: k is 3; want 1 to len(fns), 2": func() { Quorum(context.Background(), 3, nil, ok, ok) },
-		"task: Quorum: fns[1] is nil":                 func() { Quorum(context.Background(), 1, nil, ok, nil) },
-		"task: Quorum: ctx is nil":                    func() { Quorum(nilCtx, 1, nil, ok) },
+		"task: Quorum: k is 0; want at least 1":  func() { Quorum(context.Background(), 0, nil, ok, ok) },
+		"task: Quorum: k is -1; want at least 1": func() { Quorum[int](context.Background(), -1, nil) },
+		"task: Quorum: fns[1] is nil":            func() { Quorum(context.Background(), 1, nil, ok, nil) },
+		"task: Quorum: fns[0] is nil":            func() { Quorum[int](context.Background(), 3, nil, nil) },
+		"task: Quorum: ctx is nil":               func() { Quorum(nilCtx, 1, nil, ok) },
 	} {
 		if msg := catch(f); msg != want {
 			t.Errorf("panic %q; want %q", msg, want)

@@ -27,8 +27,8 @@ const childRoom = 384
 // that use childRoom bytes of stack, in a subprocess whose goroutines may
 // not grow their stacks (debug.SetMaxStack at the first stack's size): a
 // goroutine that would grow crashes it, with its frames in the output.
-// Not RunFirstOK and Hedge: their winner cancels the losers, and the
-// context package's cancellation alone outgrows a first stack.
+// Not Hedge: its winner cancels the losers, and the context package's
+// cancellation alone outgrows a first stack.
 func TestChildFrames(t *testing.T) {
 	if s := os.Getenv("TASK_TEST_FRAMES"); s != "" {
 		room, _ := strconv.Atoi(s)

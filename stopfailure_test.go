@@ -16,7 +16,7 @@ import (
 // and the error holds ctx's error; the work a failure left is not counted
 // ("fail-fast starts no call after a failure, and says so by the
 // failure"): the inputs of ForEach not taken, the children of a Scope
-// waiting for a slot (listed with the cancellations), ForEachSeq's inputs.
+// waiting for a slot (listed with the cancellations).
 
 // orderedCall is a call under test, whose first two functions are fns and
 // which has work left for later: a third input, or a child waiting for a

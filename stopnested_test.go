@@ -74,16 +74,15 @@ func closedStopping() chan struct{} {
 	return ch
 }
 
-// RunFirstOKRelease and HedgeRelease name themselves in their errors.
+// Hedge with a release names itself in its error, with every function
+// started at once or one after another.
 func TestReleaseNames(t *testing.T) {
 	fail := func(context.Context) (int, error) { return 0, errors.New("down") }
-	_, i, err := Hedge(context.Background(), 0, func(int) {}, fail, fail)
-	if i != -1 || err == nil || !strings.HasPrefix(err.Error(), "task: Hedge: fns[0]: down") {
-		t.Errorf("RunFirstOKRelease: %d, %v", i, err)
-	}
-	_, i, err = Hedge(context.Background(), 0, func(int) {}, fail, fail)
-	if i != -1 || err == nil || !strings.HasPrefix(err.Error(), "task: Hedge: fns[0]: down") {
-		t.Errorf("HedgeRelease: %d, %v", i, err)
+	for _, delay := range []time.Duration{0, time.Nanosecond} {
+		_, i, err := Hedge(context.Background(), delay, func(int) {}, fail, fail)
+		if i != -1 || err == nil || !strings.HasPrefix(err.Error(), "task: Hedge: fns[0]: down") {
+			t.Errorf("Hedge(delay %v) with release: %d, %v", delay, i, err)
+		}
 	}
 }
 

@@ -7,9 +7,8 @@ import (
 )
 
 // A Task is a value of type T and an error that become available once,
-// when the work that produces them ends. Tasks are made by [Go],
-// [Promise] and [Spawn]; the zero Task is not usable,
-// and a Task must not be copied.
+// when the work that produces them ends. Tasks are made by [Go], [Promise]
+// and [Spawn]; the zero Task is not usable, and a Task must not be copied.
 //
 // Any number of goroutines may wait for a Task, any number of times; all of
 // them see the same value and error. The completion of a task synchronizes
@@ -109,8 +108,6 @@ func (t *Task[T]) succeed(v T) {
 // [errors.Is] and [errors.As]; t is not affected, and a later Wait still
 // gets the real result. If the function of t panicked, Wait panics with the
 // *[PanicError]; if it called [runtime.Goexit], Wait calls runtime.Goexit.
-//
-// Wait on a completed task does not allocate.
 func (t *Task[T]) Wait(ctx context.Context) (T, error) {
 	if t != nil && ctx != nil && t.state.Load() == succeeded {
 		return t.val, nil
@@ -134,8 +131,7 @@ func (t *Task[T]) wait(ctx context.Context) (T, error) {
 }
 
 // Done returns a channel that is closed when t completes, for use in a
-// select statement. The channel is made on the first call while t is
-// pending; a completed task returns a shared closed channel.
+// select statement.
 func (t *Task[T]) Done() <-chan struct{} {
 	if t == nil {
 		panic("task: Done: t is nil")

@@ -149,3 +149,17 @@ func TestGoGoexitReachesWaiter(t *testing.T) {
 		}
 	})
 }
+
+// TestWaitCompletedAllocs: Wait on a task that has succeeded allocates
+// nothing (docs/performance.md; a cost, not a promise of the docs).
+func TestWaitCompletedAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tk := fromResult(1)
+	if got := testing.AllocsPerRun(100, func() { tk.Wait(ctx) }); got != 0 {
+		t.Errorf("Wait on a completed task: %v allocations; want 0", got)
+	}
+}

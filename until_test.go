@@ -87,8 +87,11 @@ func TestUntilNotEnough(t *testing.T) {
 		return func(context.Context) (string, error) { return v, nil }
 	}
 	vals, at, left, err := Until(context.Background(), agree2, nil, ok("a"), ok("b"), ok("c"))
-	if err != ErrNotEnough || len(vals) != 3 || len(at) != 3 || left != nil {
+	if !errors.Is(err, ErrNotEnough) || len(vals) != 3 || len(at) != 3 || left != nil {
 		t.Fatalf("Until = %v, %v, %v, %v; want every success and ErrNotEnough", vals, at, left, err)
+	}
+	if want := "task: Until: enough never returned true: not enough succeeded"; err.Error() != want {
+		t.Errorf("Until's error says %q; want %q", err, want)
 	}
 	boom := errors.New("boom")
 	vals, _, _, err = Until(context.Background(), agree2, nil, ok("a"),
@@ -247,7 +250,7 @@ func TestUntilReleasesWhatItDoesNotReturn(t *testing.T) {
 		vals, _, _, err = Until(context.Background(), func([]int, []int) bool { return false }, rel,
 			func(context.Context) (int, error) { return 1, nil },
 			func(context.Context) (int, error) { return 2, nil })
-		if len(vals) != 2 || err != ErrNotEnough || released != nil {
+		if len(vals) != 2 || !errors.Is(err, ErrNotEnough) || released != nil {
 			t.Errorf("not enough: Until = %v, %v, released %v; want both values returned, none released", vals, err, released)
 		}
 

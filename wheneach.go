@@ -23,9 +23,6 @@ import (
 // and no goroutine is left behind: WhenEach starts none. The tasks are not
 // affected. Each range over the iterator starts again from the beginning.
 //
-// A range over WhenEach(ctx, tasks) allocates nothing while every task has
-// completed, and two objects, whatever the number of tasks, when it waits.
-//
 // A nil ctx or task panics when WhenEach is called.
 func WhenEach[T any](ctx context.Context, tasks []*Task[T]) iter.Seq2[int, *Task[T]] {
 	checkEach(ctx, tasks)
@@ -34,9 +31,10 @@ func WhenEach[T any](ctx context.Context, tasks []*Task[T]) iter.Seq2[int, *Task
 	}
 }
 
-// checkEach is checkAwaiters for WhenEach, which it keeps small enough to
-// inline into a range, so that the iterator stays on the caller's stack.
-// It is not generic: tasks is a []*Task[T], read through reflect.
+// checkEach panics for a nil ctx or task of WhenEach. It is not generic,
+// so that WhenEach stays small enough to inline into a range and the
+// iterator stays on the caller's stack: tasks is a []*Task[T], read through
+// reflect.
 func checkEach(ctx context.Context, tasks any) {
 	if ctx == nil {
 		nilArg("WhenEach", "ctx")

@@ -17,8 +17,7 @@ import "context"
 // ctx is done first, Await2 returns at once, with ctx's error in
 // CallError.Ctx, and the tasks keep running.
 //
-// A nil ctx or task panics. Awaiting tasks that have succeeded does not
-// allocate.
+// A nil ctx or task panics.
 func Await2[T1, T2 any](ctx context.Context, t1 *Task[T1], t2 *Task[T2], opts ...Option) (T1, T2, error) {
 	if ctx != nil && len(opts) == 0 && t1.ok() && t2.ok() {
 		return t1.val, t2.val, nil

@@ -5,65 +5,17 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
-// Hedge runs replicas and returns the value and position of the first to
-// succeed: for hedged requests. It starts fns[0] at once, and each next
-// function when delay has passed since the previous one started, or at once
-// when a running function fails, until one succeeds, ctx is done, or every
-// function has started; with a delay of 0 every function starts at once,
-// each in a new goroutine. Functions never started are not called and not
-// reported.
-//
-// As soon as one succeeds, the others' contexts are canceled with the
-// cause [ErrLost]. Hedge returns only after every function it started has
-// returned. When every function fails, the position is -1 and the error a
-// *[CallError] with every failure ("task: Hedge: fns[1]: ..."). A panic or
-// Goexit of a function is raised once they all have returned.
-//
-// The winner's context is not canceled when Hedge returns, so that what the
-// winner returned may go on using it (the body of a hedged HTTP request);
-// it is canceled with the caller's ctx.
-//
-// release, if not nil, is called with the value of every function that
-// succeeded but did not win, on the caller's goroutine, in argument order,
-// before Hedge returns: values that hold resources are never dropped. A
-// panic in release does not stop the other releases: once all ran, the
-// first such panic is raised as a *[PanicError] whose Arg is "release",
-// unless a function panicked, whose panic is raised instead.
-//
-// No functions, a negative delay, a nil ctx or a nil function panics
-// before anything starts.
-func Hedge[T any](ctx context.Context, delay time.Duration, release func(T), fns ...func(context.Context) (T, error)) (T, int, error) {
-	checkFns("Hedge", ctx, fns)
-	if delay < 0 {
-		panic("task: Hedge: delay is " + delay.String() + "; want 0 or more")
-	}
-	r := newRacer(ctx, kindHedge, fns)
-	r.release = release
-	if delay == 0 {
-		for i := range fns {
-			r.launch(i, true) // every function is called, even after a win
-		}
-		return r.result()
-	}
-	r.launch(0, false)
-	if len(fns) > 1 {
-		r.stagger(ctx, delay)
-	}
-	return r.result()
-}
-
-// checkFns panics for a nil ctx, no functions or a nil function.
+// checkFns panics for a nil ctx or a nil function of the racing call
+// name. No functions is not a programming error: a list of replicas is
+// data, and the call returns a notEnoughError.
 func checkFns[T any](name string, ctx context.Context, fns []func(context.Context) (T, error)) {
 	if ctx == nil {
 		nilArg(name, "ctx")
-	}
-	if len(fns) == 0 {
-		panic("task: " + name + ": no functions")
 	}
 	for i, fn := range fns {
 		if fn == nil {
@@ -71,6 +23,21 @@ func checkFns[T any](name string, ctx context.Context, fns []func(context.Contex
 		}
 	}
 }
+
+// A notEnoughError is the error of a racing call that did not get the
+// successes it needs though no function failed: no functions, fewer than
+// Quorum's k, or Until's enough never returned true. It names the call and
+// wraps ErrNotEnough.
+type notEnoughError struct {
+	call string
+	why  string // what the call lacked: "no functions", ...
+}
+
+func (e *notEnoughError) Error() string {
+	return "task: " + e.call + ": " + e.why + ": " + strings.TrimPrefix(ErrNotEnough.Error(), "task: ")
+}
+
+func (e *notEnoughError) Unwrap() error { return ErrNotEnough }
 
 // A racer runs the functions of Hedge, Quorum or Until, each with a context
 // of its own, so that the winner's can outlive the call.
@@ -178,45 +145,11 @@ func (r *race) end(i int) {
 	r.wg.Done()
 }
 
-// stagger starts the functions after the first, one each delay, or at once
-// when one fails, until one succeeds or ctx is done.
-func (r *racer[T]) stagger(ctx context.Context, delay time.Duration) {
-	timer := time.NewTimer(delay)
-	defer timer.Stop()
-	for next := 1; next < len(r.fns); next++ {
-		select {
-		case <-timer.C:
-		case i := <-r.returned:
-			if r.outs[i].state == succeeded { // written before the send
-				return
-			}
-		case <-ctx.Done():
-			return
-		}
-		if !r.launch(next, false) {
-			return
-		}
-		timer.Reset(delay)
-	}
-}
-
-// result waits for every started function and returns the winner, or the
-// failures. The winner's context is left alive, for a cleanup to release.
-func (r *racer[T]) result() (T, int, error) {
-	won, err := r.settleRace(nil)
-	if len(won) > 0 {
-		return r.vals[won[0]], won[0], nil
-	}
-	var zero T
-	return zero, -1, err
-}
-
 // settleRace waits for every started function, keeps the winners'
-// contexts alive (for a cleanup to release) and cancels the others',
-// gives release the value of every success not in kept (nil: the
-// winners), raises a panic
-// or Goexit, and returns the winners, in the order they succeeded, if the
-// race was decided, or else the failures.
+// contexts alive (for a cleanup to release) and cancels the others', gives
+// release the value of every success not in kept (nil: the winners),
+// raises a panic or Goexit, and returns the winners, in the order they
+// succeeded, if the race was decided, or else the failures.
 func (r *racer[T]) settleRace(kept []int) ([]int, error) {
 	f, err := r.join()
 	var won []int
@@ -241,6 +174,25 @@ func (r *racer[T]) settleRace(kept []int) ([]int, error) {
 		panic(releasePanic)
 	}
 	return won, err
+}
+
+// decide ends a race that the caller decides (Quorum, Until): won are the
+// winners, whose contexts stay alive (nil: none, for a panic or Goexit of
+// Until's enough); the others are canceled with the cause ErrLost, as by
+// trigger.
+func (r *race) decide(won []int) {
+	r.lmu.Lock()
+	defer r.lmu.Unlock()
+	if won != nil {
+		r.won = won // the caller appends to it no more
+		r.winner.Store(int32(won[len(won)-1]) + 1)
+	}
+	r.fail(ErrLost)
+	for j, l := range r.lanes {
+		if l != nil && !slices.Contains(won, j) {
+			l.cancel(ErrLost)
+		}
+	}
 }
 
 // releaseRest gives release the value of every success not in kept, and

@@ -30,10 +30,10 @@ func TestRunFirstOK(t *testing.T) {
 		failing := func(ctx context.Context) (string, error) { return "", errors.New("replica down") }
 		v, i, err := Hedge(context.Background(), 0, nil, slow, failing, fast, slow)
 		if v != "fast" || i != 2 || err != nil {
-			t.Fatalf("RunFirstOK = %q, %d, %v", v, i, err)
+			t.Fatalf("Hedge = %q, %d, %v", v, i, err)
 		}
 		if losersDone.Load() != 2 {
-			t.Errorf("RunFirstOK returned before its losers: %d of 2 done", losersDone.Load())
+			t.Errorf("Hedge returned before its losers: %d of 2 done", losersDone.Load())
 		}
 		_, i, err = Hedge(context.Background(), 0, nil, failing, failing)
 		if i != -1 || !slices.Equal(positions(err), []int{0, 1}) {
@@ -53,7 +53,7 @@ func TestRunFirstOK(t *testing.T) {
 }
 
 // TestRunFirstOKWinnerContext: the winner's context is alive after
-// RunFirstOK returns and canceled with the caller's ctx; the losers' are
+// Hedge returns and canceled with the caller's ctx; the losers' are
 // canceled with ErrLost.
 func TestRunFirstOKWinnerContext(t *testing.T) {
 	parent, cancel := context.WithCancel(context.Background())
@@ -74,7 +74,7 @@ func TestRunFirstOKWinnerContext(t *testing.T) {
 	}
 	v, i, err := Hedge(parent, 0, nil, fn(0), fn(1), fn(2))
 	if v != 1 || i != 1 || err != nil {
-		t.Fatalf("RunFirstOK = %v, %v, %v; want 1, 1, nil", v, i, err)
+		t.Fatalf("Hedge = %v, %v, %v; want 1, 1, nil", v, i, err)
 	}
 	if err := ctxs[1].Err(); err != nil {
 		t.Errorf("winner's ctx after return: %v; want alive", err)
