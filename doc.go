@@ -21,7 +21,9 @@
 // whose group cannot outlive it; [Spawn] starts a typed child.
 //
 // Racing: [Hedge] keeps the first success of replicas, [Quorum] the first
-// k, [Until] what its predicate accepts.
+// k, [Until] what its predicate accepts. With no functions, or fewer than
+// Quorum's k, they call nothing and return an error that wraps
+// [ErrNotEnough].
 //
 // Options ([KeepGoing], [Settled], [FirstError], [Grace], [BlockAtLimit],
 // [StartAll]) follow the other arguments; which call takes which is the
