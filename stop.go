@@ -39,6 +39,23 @@ func Stopping(ctx context.Context) <-chan struct{} {
 // stoppingKey is the context key of a stopping channel.
 type stoppingKey struct{}
 
+// Stop makes the group take no new child, as the end of the caller's ctx
+// does for a Scope with [Grace]: the children waiting for a slot, and
+// those spawned from now on, never start (they are counted in
+// CallError.NotStarted, and their tasks fail with [context.Canceled]); the
+// children running go on, and with Grace they see [Stopping] closed. It is
+// for a body whose source of work has ended, an accept loop that closed.
+// Stop does not cancel anything; Scope returns as always, once the body
+// and the running children have returned.
+func (g *Group) Stop() {
+	if g == nil {
+		nilArg("Group.Stop", "g")
+	}
+	g.ready()
+	g.c.halt()
+	g.cancelQueue()
+}
+
 // A graceful is the grace period of a call with Grace.
 type graceful struct {
 	d        time.Duration

@@ -1,8 +1,6 @@
 package task
 
 import (
-	"context"
-
 	"github.com/tasktuple/task/internal/probe"
 )
 
@@ -67,37 +65,6 @@ func (g *Group) trySlot(name string) bool {
 	return true
 }
 
-// admit decides what becomes of a child that has entered the group, and
-// reports whether the caller starts it now, in a new goroutine: it may if
-// it has a slot (hasSlot) or can take one. Otherwise it waits in the queue,
-// as the child mk returns; after a failure that cancels the group, it
-// never starts: it is canceled. mk is called only then, so that a child of
-// Group.Go that starts at once costs no record.
-func (g *Group) admit(hasSlot bool, mk func() child) bool {
-	if r := g.refusal(); r != admitted {
-		if hasSlot {
-			g.releaseSlot()
-		}
-		g.refuse(mk(), r)
-		g.leave()
-		return false
-	}
-	if !hasSlot && g.limit.Load() > 0 {
-		g.mu.Lock()
-		if g.running >= g.limit.Load() || g.queued > 0 {
-			if g.c.blocks() {
-				return g.blockForSlot(mk)
-			}
-			g.enqueue(mk())
-			g.mu.Unlock()
-			return false
-		}
-		g.running++
-		g.mu.Unlock()
-	}
-	return true
-}
-
 // blockForSlot is admit at the limit with BlockAtLimit: it blocks until a
 // slot is free and takes it, or until the group refuses children: a
 // failure, a stop, or the end of the caller's ctx, which it watches too
@@ -151,94 +118,6 @@ func (g *Group) wakeBlocked() {
 		default: // a wake is pending already
 		}
 	}
-}
-
-// open reports whether a child may start at once, with no look at the
-// queue: the group has no limit, and nothing has failed or stopped it (see
-// refusal). It is the success path's one test; when it says no, admit
-// decides.
-func (g *Group) open() bool {
-	return g.limit.Load() == 0 &&
-		g.c.flags.Load()&(flagHalted|flagFailed|flagFailing) == 0 &&
-		!closedChan(g.c.outer) && !isDone(g.c.parent, g.parentDone)
-}
-
-// openQuiet is open for a group with no limit, under a ctx that is never
-// done and outside a call with Grace (quiet): it has no channel to look
-// at. It is inlined and tests two words; when it says no, ask open.
-func (g *Group) openQuiet() bool {
-	return g.quiet.Load() && g.c.flags.Load()&(flagHalted|flagFailed|flagFailing) == 0
-}
-
-// A refusal says why a child may not start.
-type refusal uint8
-
-const (
-	admitted      refusal = iota
-	refusedFailed         // a failure canceled the group (fail-fast)
-	refusedStop           // the call stopped taking new work (the caller's ctx, Grace, Group.Stop)
-)
-
-// refusal says whether children may start now: not after a failure
-// (unless the group keeps going, or starts all), nor after the call
-// stopped taking new work (see call.stopping).
-func (g *Group) refusal() refusal {
-	// A failure that came first drained the queue when it happened
-	// (childEnded). With KeepGoing nothing fails the group before it
-	// ends; with StartAll a failure refuses nothing.
-	r := g.c.leftBy(g.c.stopping())
-	if r == refusedFailed && (g.c.startsAll() || g.later && !g.c.isFailing()) {
-		// In a later round, the cancellation of ctx by an earlier one's
-		// Wait refuses nothing: only the round's own failure does.
-		return admitted
-	}
-	return r
-}
-
-// refuse records a child that will never start, for reason r, and its
-// position, counted in CallError.NotStarted: after a failure, its task
-// completes as canceled with the failure as the cause; after a stop, with
-// [context.Canceled].
-func (g *Group) refuse(c child, r refusal) {
-	g.mu.Lock()
-	g.left = append(g.left, c.links().index)
-	g.mu.Unlock()
-	if r == refusedFailed {
-		g.skipped.Add(1)
-		c.cancel(nil, g.failedError())
-		return
-	}
-	g.notStarted.Add(1)
-	c.cancel(nil, notStarted)
-}
-
-// failedError is the error of a child refused after a failure: the
-// cancellation of the group with the failure as its cause. A child refused
-// between the failure and the cancellation (a wait woken by the failed
-// task's completion, a Spawn) is given the same error the cancellation
-// will give (see childEnded).
-func (g *Group) failedError() error {
-	if g.c.hasFailed() && !g.later {
-		return contextError(&g.c)
-	}
-	return &causeError{err: context.Canceled, cause: g.cause.Load()}
-}
-
-// Stop makes the group take no new child, as the end of the caller's ctx
-// does for a Scope with [Grace]: the children waiting for a slot, and
-// those spawned from now on, never start (they are counted in
-// CallError.NotStarted, and their tasks fail with [context.Canceled]); the
-// children running go on, and with Grace they see [Stopping] closed. It is
-// for a body whose source of work has ended, an accept loop that closed.
-// Stop does not cancel anything; Scope returns as always, once the body
-// and the running children have returned.
-func (g *Group) Stop() {
-	if g == nil {
-		nilArg("Group.Stop", "g")
-	}
-	g.ready()
-	g.c.halt()
-	g.cancelQueue()
 }
 
 // backlog is the number of children waiting for a slot, for the probes'

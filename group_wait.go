@@ -1,0 +1,201 @@
+package task
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Wait waits for every child of g to return, children started while it
+// waits included, and returns their failures, as [Scope] does: nil, a
+// *[CallError] (the first failure with [FirstError]), or, if a child
+// panicked or called [runtime.Goexit], that panic or Goexit raised here.
+// It then cancels the group's context and releases what the group holds.
+//
+// Wait may be called more than once, and from several goroutines: each
+// call returns once every child has returned, with the same error, and
+// raises the same panic. Until every child has returned, a child, or any
+// goroutine, may start more children, and Wait waits for them too. A child
+// of g must not call Wait: it would wait for itself.
+//
+// Once a Wait has been called and every child has returned, the round
+// has ended. A Go, TryGo, Spawn, TrySpawn or SetLimit after that begins a
+// new round, as errgroup's: the group takes children again, with its
+// options and limit, and the next Wait waits for them and returns that
+// round's failures (errgroup's returns the first failure of every round).
+// The ctx of a group made by NewGroup stays canceled: the children of a
+// later round get it, done, and are refused only by that round's own
+// failure (fail-fast) or a stop, as in the first round. The zero Group
+// begins each round as a new zero Group. As when a sync.WaitGroup is used
+// again, the call that begins a round must come after every Wait of the
+// round before has returned.
+func (g *Group) Wait() error {
+	if g == nil {
+		nilArg("Group.Wait", "g")
+	}
+	g.ready()
+	if g.c.kind != kindGroup {
+		panic("task: Group.Wait: g is a Scope's: Scope waits for its children")
+	}
+	if g.waiting.CompareAndSwap(false, true) {
+		g.waitFirst()
+	} else {
+		g.waitDone.Wait() // a WaitGroup, not a mutex: durably blocking in a synctest bubble
+	}
+	w := g.final.Load()
+	if w == nil {
+		return nil // every child succeeded: nothing kept
+	}
+	if w.pe != nil {
+		panic(w.pe)
+	}
+	w.f.raise()
+	return g.c.firstError(&w.f, w.err)
+}
+
+// waitFirst is the work of the first Wait: it settles the group and keeps
+// its outcome in final for every Wait, then lets the others return.
+func (g *Group) waitFirst() {
+	defer g.kept.Store(true) // after Done: a next round may Add to waitDone
+	defer g.waitDone.Done()
+	defer g.made.Store(false) // before Done, so that a spawn after any Wait begins the next round
+	g.settle()
+	if g.succeeded() {
+		g.c.callEnd(nil)
+		return
+	}
+	f, err := g.collect()
+	g.c.callEnd(err)
+	if err != nil || f.panic != nil || f.exited {
+		w := &waited{f: f, err: err}
+		if f.panic != nil {
+			w.pe = f.panicError()
+		}
+		g.final.Store(w)
+	}
+	if w := g.orphan.Load(); w != nil {
+		w.observed.Store(true)
+	}
+}
+
+// succeeded reports whether every child of a settled group succeeded, and
+// none was refused: with the body's success for a Scope, there is nothing
+// to collect.
+func (g *Group) succeeded() bool {
+	return len(g.ended) == 0 && len(g.endedFuncs) == 0 && g.notStarted.Load() == 0 && g.skipped.Load() == 0
+}
+
+// A waited is the outcome of a Group's Wait, for every call of it, unless
+// every child succeeded.
+type waited struct {
+	f   report
+	err error
+	pe  *PanicError // the panic raised, made once: each Wait raises this value
+}
+
+// settle lets go of the group, once the body has returned or Wait was
+// called, waits for every child, and cancels the group's context, as
+// call.settle does for a call's functions.
+func (g *Group) settle() {
+	if g.spawned.Load() != g.returned.Load() {
+		// Children just spawned are usually in this P's run queue: let
+		// them run here before blocking, as RunN does, and before the
+		// release, so that their ends need not look at spawned. To
+		// another goroutine the yield is part of the call of Wait, which
+		// no goroutine can tell the start of without a race: a spawn
+		// until the release is waited for, as one before the call.
+		runtime.Gosched()
+	}
+	g.release()
+	g.done.Wait()
+	if !g.c.keepGoing() || g.ctx == context.Context(&g.c) {
+		g.c.fail(context.Canceled)
+	}
+}
+
+// collect gathers the outcomes of a settled group into a CallError.
+func (g *Group) collect() (report, error) {
+	f := g.c.report()
+	pe := g.causeAt
+	var received *occurrenceCount
+	if g.c.kind == kindScope {
+		body := g.body
+		f.add(-1, body, pe(-1))
+		if body.ownError() {
+			received = occurrences(body.err)
+		}
+	}
+	slices.SortFunc(g.ended, func(a, b child) int { return a.links().index - b.links().index })
+	for _, c := range g.ended {
+		n, t := c.links(), c.task()
+		o := t.outcome()
+		o.stop = n.stop
+		switch {
+		case (o.state == panicked || o.state == exited) && n.observed.Load():
+			// Passed on by an await, which raised it: not raised again,
+			// and not listed: the panic (or Goexit) that await raised
+			// stands for it.
+			continue
+		case o.ownError() && received.take(o.err):
+			// The body received this failure and returned it: each
+			// occurrence in the body's error accounts for one child, in
+			// spawn order.
+			_, err := unname(o.err)
+			f.keepFirst(n.index, err)
+			continue
+		}
+		f.add(n.index, o, pe(n.index))
+	}
+	for _, e := range g.endedFuncs {
+		f.add(e.i, e.o, pe(e.i))
+	}
+	err := f.err(g.c.parent)
+	if ns, sk := g.notStarted.Load(), g.skipped.Load(); ns > 0 || sk > 0 {
+		slices.Sort(g.left)
+		if ns > 0 {
+			err = g.c.notStarted(err, int(ns), span{}, true)
+		}
+		if sk > 0 {
+			err = g.c.notStarted(err, int(sk), span{}, false)
+		}
+		ce := err.(*CallError)
+		for _, i := range g.left {
+			if n := len(ce.left); n > 0 && ce.left[n-1].to == i {
+				ce.left[n-1].to++
+			} else {
+				ce.left = append(ce.left, span{i, i + 1})
+			}
+		}
+		f.e = *ce
+	}
+	return f, err
+}
+
+// watchPanic makes sure that the panic of a child of a Group made by
+// NewGroup, or the zero Group, is not lost if nobody calls Wait: the first
+// such panic crashes the program when the group is garbage collected
+// unwaited (see watchOrphan). A Scope always waits.
+func (g *Group) watchPanic(o *outcome) {
+	if g.c.kind != kindGroup || o.state != panicked || g.orphan.Load() != nil {
+		return
+	}
+	w := &orphanWatch{pe: o.err.(*PanicError), call: "Group"}
+	if g.orphan.CompareAndSwap(nil, w) {
+		runtime.AddCleanup(g, crashIfUnobserved, w)
+	}
+}
+
+// groupWait is the state of a Group's Wait.
+type groupWait struct {
+	waiting   atomic.Bool                 // the first Wait was called
+	waitDone  sync.WaitGroup              // 1 until the first Wait has set final (see init)
+	final     atomic.Pointer[waited]      // set by the first Wait; nil if every child succeeded
+	kept      atomic.Bool                 // the first Wait has set final and let the others go
+	orphan    atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
+	zero      bool                        // a zero Group, made by its first method; set before made
+	later     bool                        // a round after the first of a group made by NewGroup (see nextCall)
+	site      *call                       // in a later round, with probes installed: the round's call, as the probes know it
+	callerCtx context.Context             // NewGroup's ctx, the parent of a later round's call for the probes
+}
