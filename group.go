@@ -116,9 +116,6 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 // called (see release).
 func (g *Group) init(ctx context.Context, o optSet, kind callKind) {
 	g.done.Add(1)
-	if kind == kindGroup {
-		g.waitDone.Add(1)
-	}
 	g.c.initKind(ctx, o, nil, kind, nil)
 	g.ctx = g.c.ctx()
 	g.parentDone = g.c.parent.Done()
@@ -131,8 +128,9 @@ func (g *Group) init(ctx context.Context, o optSet, kind callKind) {
 // zeroOptions are the options of the zero Group: errgroup's zero Group.
 const zeroOptions = keepGoing | firstError
 
-// ready makes a zero Group usable, once; it is the one test that the
-// methods of a Group made by NewGroup or Scope pay for it.
+// ready makes a zero Group usable, once, for the methods that start no
+// child (Wait, Stop); it is the one test that the methods of a Group made
+// by NewGroup or Scope pay for it. It begins no round (see readyToSpawn).
 func (g *Group) ready() {
 	if !g.made.Load() {
 		g.makeZero()
@@ -142,8 +140,13 @@ func (g *Group) ready() {
 func (g *Group) makeZero() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.made.Load() && !g.waiting.Load() { // waiting: an ended round, which only a spawn begins again
-		g.zero = true
-		g.init(context.Background(), zeroOptions, kindGroup)
+	if !g.made.Load() && !g.waiting.Load() { // waiting: an ended round, which only a call that starts a child begins again
+		g.initZero()
 	}
+}
+
+// initZero makes the zero Group; g.mu is held.
+func (g *Group) initZero() {
+	g.callerCtx = context.Background()
+	g.init(context.Background(), zeroOptions, kindGroup)
 }

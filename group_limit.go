@@ -38,6 +38,12 @@ func (g *Group) SetLimit(n int) {
 		panic("task: SetLimit: n is 0; want at least 1, or a negative n for no limit")
 	}
 	g.readyToSpawn()
+	if g.isOver() && g.hasRounds() {
+		// The round ended as SetLimit came: SetLimit begins the next.
+		g.mu.Lock()
+		g.awaitEnd()
+		g.mu.Unlock()
+	}
 	if g.spawned.Load()&^overBit != 0 {
 		panic("task: SetLimit: called after a child was started (Go or Spawn)")
 	}
@@ -56,7 +62,7 @@ func (g *Group) trySlot(name string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.running >= g.limit.Load() || g.queued > 0 {
-		if g.isOver() && !g.rounds() { // never a Group's: an ended round runs and queues nothing
+		if g.isOver() && !g.hasRounds() { // never a Group's: an ended round runs and queues nothing
 			g.endedPanic(name)
 		}
 		return false
@@ -143,10 +149,14 @@ func (g *Group) cancelQueue() {
 	r := g.refusal()
 	g.mu.Lock()
 	g.wakeBlocked() // BlockAtLimit: the spawners blocked at the limit see the refusal
+	round := g.round
 	g.mu.Unlock()
 	for {
 		g.mu.Lock()
-		c := g.dequeue()
+		var c child
+		if g.round == round { // the last child refused may end the round, and a call begin the next
+			c = g.dequeue()
+		}
 		if c != nil {
 			c.links().waiting = taken
 		}

@@ -2,128 +2,152 @@ package task
 
 import (
 	"context"
-	"runtime"
 
 	"github.com/tasktuple/task/internal/probe"
 )
 
+// The rounds of a Group (their rule is in Group.Wait's doc). A round
+// ends when its first Wait keeps its outcome (keep): made is cleared then,
+// so that the next call that starts a child (readyToSpawn) begins the next
+// round (reset). A call that comes while the round ends, its children all
+// returned and its outcome not yet kept, finds the group over (overBit in
+// spawned) and waits for the outcome on the round's end, a channel: a
+// blocking hand-off, never a loop of yields.
+
 // readyToSpawn is ready for the methods that start children (and
-// SetLimit): it also begins the next round of a group that has ended,
-// whose Wait cleared made.
+// SetLimit): it also begins the next round of a group whose round has
+// ended.
 func (g *Group) readyToSpawn() {
 	if !g.made.Load() {
 		g.nextRound()
 	}
 }
 
-// nextRound makes a group that has ended what it was before its first
-// child, or makes the zero Group: errgroup's groups can be used again
-// after Wait. The first Wait keeps the round's outcome before the group
-// can be made again (kept); a spawn that finds the group ended while that
-// Wait still collects yields until it has.
+// nextRound makes the zero Group, or begins the next round of a group
+// whose round has ended, unless another call did first. made is cleared
+// only with kept set, under mu: an ended round has kept its outcome.
 func (g *Group) nextRound() {
-	for {
-		g.mu.Lock()
-		switch {
-		case g.made.Load():
-			// another spawn began it
-		case !g.waiting.Load(): // never made: a zero Group
-			g.zero = true
-			g.init(context.Background(), zeroOptions, kindGroup)
-		case g.kept.Load():
-			g.reset()
-		default:
-			g.mu.Unlock()
-			runtime.Gosched()
-			continue
-		}
-		g.mu.Unlock()
-		return
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.made.Load(): // another call began it
+	case !g.waiting.Load(): // never made: a zero Group
+		g.initZero()
+	default:
+		g.reset()
 	}
 }
 
-// reset makes an ended group new, keeping its limit; g.mu is held. Every
-// child has returned, so only spawns that found the group over and are
-// taking their count back (see enterNext) touch it: the swap waits for them.
-func (g *Group) reset() {
-	n := g.returned.Load() &^ releasedBit
-	for !g.spawned.CompareAndSwap(n|overBit, 0) {
-		runtime.Gosched()
+// A roundEnd is the hand-off of the end of a round to the calls that wait
+// for it: the Waits after the first, and a call that starts a child while
+// the round ends. Made by the first of them, so that a round nobody waits
+// for the end of costs nothing.
+type roundEnd struct {
+	kept chan struct{} // closed by the round's first Wait once it has kept the outcome
+	w    *waited       // the round's outcome, set before kept is closed; nil if every child succeeded
+}
+
+// roundEnd returns the hand-off of the round's end; g.mu is held.
+func (g *Group) roundEnd() *roundEnd {
+	if g.end == nil {
+		g.end = &roundEnd{kept: make(chan struct{})}
 	}
+	return g.end
+}
+
+// keep ends the round with its outcome w, for the first Wait: the other
+// Waits of the round return it, and the next call that starts a child
+// begins the next round.
+func (g *Group) keep(w *waited) {
+	g.mu.Lock()
+	g.final, g.kept = w, true
+	g.made.Store(false)
+	if e := g.end; e != nil {
+		e.w = w
+		close(e.kept)
+	}
+	g.mu.Unlock()
+}
+
+// awaitEnd waits, for a call that found the round over, until the round
+// has kept its outcome, and begins the next round unless another call did;
+// g.mu is held, and is held again when it returns.
+func (g *Group) awaitEnd() {
+	for g.isOver() {
+		if g.kept {
+			g.reset()
+			return
+		}
+		e := g.roundEnd()
+		g.mu.Unlock()
+		<-e.kept
+		g.mu.Lock()
+	}
+}
+
+// reset begins the next round of g, whose round has ended, with the
+// group's options and limit; g.mu is held. The group's call is its ctx,
+// which the caller of NewGroup holds and may read at any time, and which
+// Wait canceled: only the round's flags are cleared (not flagHalted: a
+// stop is the group's), and no field that the Context methods read, or
+// that the goroutines of the round that ended read after their last child
+// (nextQueued), is written but atomically or under mu. The probes are told
+// of the round as a call of its own (site), as they were of the first by
+// init.
+//
+// The round is published last, by clearing overBit: a call that counted a
+// child in while the group was over (see enterNext) keeps it counted, as
+// the new round's, and base tells it its index.
+func (g *Group) reset() {
+	n := g.returned.Load() &^ releasedBit // every child of the round that ended
 	g.returned.Store(0)
 	g.notStarted.Store(0)
 	g.skipped.Store(0)
 	g.cause.Store(nil)
 	g.ended, g.left, g.endedFuncs = nil, nil, nil
 	g.queueTold = false
-	g.waiting.Store(false)
-	g.final.Store(nil)
 	g.orphan.Store(nil)
-	g.kept.Store(false)
-	if g.zero {
-		g.c = call{}
-		g.init(context.Background(), zeroOptions, kindGroup)
-	} else {
-		g.nextCall()
-	}
-	if n := g.limit.Load(); n > 0 {
-		g.quiet.Store(false)
-		g.limited(int(n))
-	}
-}
-
-// nextCall begins a later round of a group made by NewGroup. Its call is
-// its ctx, which the caller holds and may read at any time, and which
-// Wait canceled: only the round's flags are cleared, no field that the
-// Context methods read is written. The probes are told of the round as a
-// call of its own (site), as they were of the first by init.
-func (g *Group) nextCall() {
-	g.later = true
-	g.c.flags.And(^(flagHalted | flagFailing | ^uint32(0)>>firstShift<<firstShift))
+	g.later.Store(true)
+	g.c.flags.And(^(flagFailing | ^uint32(0)>>firstShift<<firstShift))
 	g.site = nil
 	if p := probe.Load(); p != nil {
 		ctx, end := p.Call(g.callerCtx, g.c.name())
 		g.site = &call{parent: ctx, kind: kindGroup}
 		g.c.end = end
 	}
+	if n := g.limit.Load(); n > 0 {
+		g.quiet.Store(false)
+		g.limited(int(n))
+	}
 	g.done.Add(1)
-	g.waitDone.Add(1)
+	g.kept, g.final, g.end = false, nil, nil
+	g.round++
+	g.base = n
 	g.made.Store(true)
+	g.spawned.Add(-(n | overBit))
+	g.waiting.Store(false)
 }
 
-// enterNext is enter for a spawn (name) that found the group over: a
-// Scope's has returned, and the spawn panics; a Group's round ended as the
-// spawn came, and the spawn begins the next round, in which it counts its
-// child and returns its index.
-func (g *Group) enterNext(name string) int {
-	for {
+// enterNext is enter for a call (name) that found the group over, n being
+// what enter returned: a Scope's group has returned, and the call panics;
+// a Group's round has ended, or is ending, and the child is the next
+// round's: enterNext waits for the round to end if it must, begins the
+// next one unless another call did, and returns the child's index in it.
+func (g *Group) enterNext(name string, n int64) int64 {
+	if !g.hasRounds() {
 		g.spawned.Add(-1) // as if never asked: the count stays the children's
-		if !g.rounds() {
-			g.endedPanic(name)
-		}
-		g.awaitRound()
-		if n := g.spawned.Add(1); n&overBit == 0 {
-			return int(n - 1)
-		}
+		g.endedPanic(name)
 	}
+	g.mu.Lock()
+	g.awaitEnd()
+	i := n&^overBit - g.base
+	g.mu.Unlock()
+	return i
 }
 
-// rounds reports whether g is a Group, made by NewGroup or zero, which a
-// spawn after its Wait uses again; a Scope's group ends with the Scope.
-func (g *Group) rounds() bool { return g.zero || g.callerCtx != nil }
-
-// awaitRound waits until the round of g, which is over, can begin again,
-// and begins it: the Wait that ended it clears made once it has kept the
-// round's outcome (see nextRound).
-func (g *Group) awaitRound() {
-	for g.isOver() {
-		if !g.made.Load() {
-			g.nextRound()
-			return
-		}
-		runtime.Gosched()
-	}
-}
+// hasRounds reports whether g is a Group, made by NewGroup or zero, which
+// a call after its Wait uses again; a Scope's group ends with the Scope.
+func (g *Group) hasRounds() bool { return g.callerCtx != nil }
 
 // checkLive is enter's test for a Try form that starts nothing: if the
 // group is over, it panics, or, for a Group whose round is over, begins
@@ -132,10 +156,12 @@ func (g *Group) checkLive(name string) (again bool) {
 	if !g.isOver() {
 		return false
 	}
-	if !g.rounds() {
+	if !g.hasRounds() {
 		g.endedPanic(name)
 	}
-	g.awaitRound()
+	g.mu.Lock()
+	g.awaitEnd()
+	g.mu.Unlock()
 	return true
 }
 
@@ -176,7 +202,7 @@ func (g *Group) limited(n int) {
 // round, the round's first failure, not the cancellation of ctx, which an
 // earlier round made.
 func (g *Group) causeAt(i int) *PositionError {
-	if g.later {
+	if g.later.Load() {
 		if pe := g.cause.Load(); pe != nil && pe.Index == i {
 			return pe
 		}

@@ -20,10 +20,11 @@ func (g *Group) Go(fn func(context.Context) error) {
 		nilArg("Group.Go", "fn")
 	}
 	g.readyToSpawn()
-	i := g.enter()
-	if i < 0 {
-		i = g.enterNext("Group.Go")
+	n := g.enter()
+	if n&overBit != 0 {
+		n = g.enterNext("Group.Go", n)
 	}
+	i := int(n)
 	if g.openQuiet() || g.open() {
 		go g.goOpen(fn, i)
 	} else if g.admit(false, func() child { return newFuncChild(g, i, fn) }) {
@@ -53,10 +54,11 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 	if g.limit.Load() > 0 && !g.trySlot("Group.TryGo") {
 		return false
 	}
-	i := g.enter()
-	if i < 0 {
-		i = g.enterNext("Group.TryGo")
+	n := g.enter()
+	if n&overBit != 0 {
+		n = g.enterNext("Group.TryGo", n)
 	}
+	i := int(n)
 	if g.admit(true, func() child { return newFuncChild(g, i, fn) }) {
 		go g.goFunc(fn, i)
 	}
@@ -82,9 +84,11 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	}
 	g.readyToSpawn()
 	c := newChild(g, fn)
-	if c.index = g.enter(); c.index < 0 {
-		c.index = g.enterNext("Spawn")
+	n := g.enter()
+	if n&overBit != 0 {
+		n = g.enterNext("Spawn", n)
 	}
+	c.index = int(n)
 	if g.openQuiet() || g.open() || g.admit(false, func() child { return c }) {
 		go g.run(c)
 	}
@@ -116,9 +120,11 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 		return nil, false
 	}
 	c := newChild(g, fn)
-	if c.index = g.enter(); c.index < 0 {
-		c.index = g.enterNext("TrySpawn")
+	n := g.enter()
+	if n&overBit != 0 {
+		n = g.enterNext("TrySpawn", n)
 	}
+	c.index = int(n)
 	if g.admit(true, func() child { return c }) {
 		go g.run(c)
 	}
@@ -159,16 +165,9 @@ const (
 	overBit     = 1 << 62 // in spawned: the group is over
 )
 
-// enter counts a new child in, unless the group is over, and returns its
-// index; -1 if the group is over, for enterNext, with the count to take
-// back. The spawns call enterNext themselves, so that enter is inlined.
-func (g *Group) enter() int {
-	n := g.spawned.Add(1)
-	if n&overBit != 0 {
-		return -1
-	}
-	return int(n - 1)
-}
+// enter counts a new child in and returns its index, with overBit if the
+// group is over: the caller then asks enterNext, so that enter is inlined.
+func (g *Group) enter() int64 { return g.spawned.Add(1) - 1 }
 
 // leave counts a child out: it returned, or was refused.
 func (g *Group) leave() {
@@ -262,7 +261,7 @@ func (g *Group) refusal() refusal {
 	// (childEnded). With KeepGoing nothing fails the group before it
 	// ends; with StartAll a failure refuses nothing.
 	r := g.c.leftBy(g.c.stopping())
-	if r == refusedFailed && (g.c.startsAll() || g.later && !g.c.isFailing()) {
+	if r == refusedFailed && (g.c.startsAll() || g.later.Load() && !g.c.isFailing()) {
 		// In a later round, the cancellation of ctx by an earlier one's
 		// Wait refuses nothing: only the round's own failure does.
 		return admitted
@@ -293,7 +292,7 @@ func (g *Group) refuse(c child, r refusal) {
 // task's completion, a Spawn) is given the same error the cancellation
 // will give (see childEnded).
 func (g *Group) failedError() error {
-	if g.c.hasFailed() && !g.later {
+	if g.c.hasFailed() && !g.later.Load() {
 		return contextError(&g.c)
 	}
 	return &causeError{err: context.Canceled, cause: g.cause.Load()}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 )
 
@@ -39,12 +38,12 @@ func (g *Group) Wait() error {
 	if g.c.kind != kindGroup {
 		panic("task: Group.Wait: g is a Scope's: Scope waits for its children")
 	}
+	var w *waited
 	if g.waiting.CompareAndSwap(false, true) {
-		g.waitFirst()
+		w = g.waitFirst()
 	} else {
-		g.waitDone.Wait() // a WaitGroup, not a mutex: durably blocking in a synctest bubble
+		w = g.waitNext()
 	}
-	w := g.final.Load()
 	if w == nil {
 		return nil // every child succeeded: nothing kept
 	}
@@ -55,29 +54,50 @@ func (g *Group) Wait() error {
 	return g.c.firstError(&w.f, w.err)
 }
 
-// waitFirst is the work of the first Wait: it settles the group and keeps
-// its outcome in final for every Wait, then lets the others return.
-func (g *Group) waitFirst() {
-	defer g.kept.Store(true) // after Done: a next round may Add to waitDone
-	defer g.waitDone.Done()
-	defer g.made.Store(false) // before Done, so that a spawn after any Wait begins the next round
+// waitFirst is the work of the round's first Wait: it settles the group,
+// and keeps the round's outcome for every Wait of it (keep), which ends
+// the round.
+func (g *Group) waitFirst() (w *waited) {
+	defer func() { g.keep(w) }()
 	g.settle()
 	if g.succeeded() {
 		g.c.callEnd(nil)
-		return
+		return nil
 	}
 	f, err := g.collect()
 	g.c.callEnd(err)
 	if err != nil || f.panic != nil || f.exited {
-		w := &waited{f: f, err: err}
+		w = &waited{f: f, err: err}
 		if f.panic != nil {
 			w.pe = f.panicError()
 		}
-		g.final.Store(w)
 	}
-	if w := g.orphan.Load(); w != nil {
-		w.observed.Store(true)
+	if o := g.orphan.Load(); o != nil {
+		o.observed.Store(true)
 	}
+	return w
+}
+
+// waitNext is Wait for a call that is not the first of its round: it
+// returns the round's outcome once the first Wait has kept it, on the
+// round's end (a channel, so that it is durably blocked in a synctest
+// bubble). If the round it found ended has been followed by another that
+// no Wait has waited for yet, it is that round's first Wait.
+func (g *Group) waitNext() *waited {
+	g.mu.Lock()
+	switch {
+	case g.waiting.CompareAndSwap(false, true):
+		g.mu.Unlock()
+		return g.waitFirst()
+	case g.kept:
+		w := g.final
+		g.mu.Unlock()
+		return w
+	}
+	e := g.roundEnd()
+	g.mu.Unlock()
+	<-e.kept
+	return e.w
 }
 
 // succeeded reports whether every child of a settled group succeeded, and
@@ -187,15 +207,18 @@ func (g *Group) watchPanic(o *outcome) {
 	}
 }
 
-// groupWait is the state of a Group's Wait.
+// groupWait is the state of a Group's Wait and rounds.
 type groupWait struct {
-	waiting   atomic.Bool                 // the first Wait was called
-	waitDone  sync.WaitGroup              // 1 until the first Wait has set final (see init)
-	final     atomic.Pointer[waited]      // set by the first Wait; nil if every child succeeded
-	kept      atomic.Bool                 // the first Wait has set final and let the others go
+	waiting   atomic.Bool                 // the round's first Wait was called
 	orphan    atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
-	zero      bool                        // a zero Group, made by its first method; set before made
-	later     bool                        // a round after the first of a group made by NewGroup (see nextCall)
-	site      *call                       // in a later round, with probes installed: the round's call, as the probes know it
-	callerCtx context.Context             // NewGroup's ctx, the parent of a later round's call for the probes
+	later     atomic.Bool                 // a round after the first (see reset)
+	site      *call                       // in a later round, with probes installed: the round's call, as the probes know it; written by reset
+	callerCtx context.Context             // NewGroup's ctx, or the zero Group's: the parent of a later round's call for the probes; nil for a Scope's group
+
+	// Guarded by Group.mu.
+	kept  bool      // the round's first Wait has kept its outcome: the round has ended
+	final *waited   // the outcome of the round that ended; nil if every child succeeded
+	end   *roundEnd // the hand-off of the round's end, made by the first call that waits for it; nil until then
+	round int64     // the rounds begun after the first
+	base  int64     // the children of the round before this one (see enterNext)
 }
