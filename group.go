@@ -8,16 +8,18 @@ import (
 
 // A Group is a set of children: functions started by [Group.Go] and
 // [Spawn] (and their Try forms), which run in goroutines of their own under
-// one set of rules (see [Scope]). A Group is made by [Scope], for its body,
-// and valid until Scope returns; or by [NewGroup], and waited for with
-// [Group.Wait]. A Group must not be copied once used.
+// one set of rules, those of [Scope]. A Group is made by Scope, for its
+// body, and valid until Scope returns; or by [NewGroup], and waited for
+// with [Group.Wait]. A Group must not be copied once used.
 //
 // The zero Group is ready to use, as errgroup's is, and behaves as
 // errgroup's zero Group: it is NewGroup(context.Background(), KeepGoing,
 // FirstError), made by the first of its methods to be called. A failure
 // cancels nothing and every child runs; Wait returns the first failure as
-// its function returned it. It can be used again after Wait, in rounds,
-// as any Group (see [Group.Wait]).
+// its function returned it.
+//
+// A Group made by NewGroup, and the zero Group, can be used again after
+// Wait, in rounds, as errgroup's: the rule is in [Group.Wait].
 type Group struct {
 	// Read by every child and every spawn, written seldom (at the start,
 	// on a failure or a stop): apart from the counters below, which every
@@ -29,20 +31,20 @@ type Group struct {
 	parentDone <-chan struct{}               // the caller's ctx's Done, for open
 	ctx        context.Context               // the children's context: c.ctx(), set by init
 	quiet      atomic.Bool                   // no limit, no parentDone and no outer call: open looks no further than the flags
-	made       atomic.Bool                   // init has run (see ready)
+	made       atomic.Bool                   // the round takes children: set by init and reset, cleared by keep (see readyToSpawn)
 	notStarted atomic.Int64                  // children refused by a stop
 	skipped    atomic.Int64                  // children refused after a failure
 	cause      atomic.Pointer[PositionError] // the failure of the first child that failed: fail-fast is under way (flagFailing)
-	groupWait                                // NewGroup's: the state of Wait
+	groupWait                                // a Group's (not a Scope's): the state of Wait and of the rounds
 
 	// The count of children: spawned, on the spawners' line, and
 	// returned, on the children's, so that a spawn and a child's end do
 	// not take a line from each other (see enter and leave).
 	_        cacheLinePad
 	returned atomic.Int64   // children returned or refused, plus releasedBit once the body (or Wait) let go: every child's end
-	done     sync.WaitGroup // 1 until the group is over: no channel to allocate
+	done     sync.WaitGroup // 1 until the group (a Group's round) is over: no channel to allocate
 	_        cacheLinePad
-	spawned  atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over: every spawn
+	spawned  atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over (see enterNext): every spawn
 	_        cacheLinePad
 
 	mu         sync.Mutex    // guards the fields below
@@ -63,13 +65,12 @@ type Group struct {
 // does not take from the others the line of those they read.
 type cacheLinePad struct{ _ [64]byte }
 
-// NewGroup returns a new Group and the context its children get: errgroup's
-// WithContext, with the rules of a [Scope]. Start children with [Group.Go],
-// [Spawn] and their Try forms, then call [Group.Wait], which returns once
-// every child has returned. It is the form for a group that outlives one
-// function: kept in a struct field, passed to a function, or waited for in
-// another goroutine; where the children are spawned and waited for in one
-// function, a Scope says the same with no Wait to forget.
+// NewGroup returns a new Group and the context its children get:
+// errgroup's WithContext, with the rules of [Scope]. It is the form for a
+// group that outlives one function: kept in a struct field, passed to a
+// function, or waited for in another goroutine. Where the children are
+// started and waited for in one function, prefer Scope, which has no Wait
+// to forget.
 //
 //	g, ctx := task.NewGroup(ctx)
 //	for _, url := range urls {
@@ -77,24 +78,16 @@ type cacheLinePad struct{ _ [64]byte }
 //	}
 //	err := g.Wait()
 //
-// The rules are a Scope's with no body: a child's failure cancels ctx and
-// the children not started yet ([KeepGoing]: it cancels nothing;
-// [StartAll]: it cancels ctx and every child still starts, as errgroup's
-// WithContext), Wait
-// returns every failure in a *[CallError] ("task: Group: children[i]: ...";
-// [FirstError]: the first failure as its function returned it, errgroup's
-// error), a child's panic or Goexit is raised in Wait once every child has
-// returned, and the limit, [Group.Stop], [Grace] and [Stopping], names and
-// probes are as in a Scope. ctx is a new context, derived from the
-// caller's, canceled when a child fails (unless KeepGoing) and when Wait
-// returns, as errgroup's, with KeepGoing too. [Settled] has no effect: Wait
-// has no values (the tasks of Spawn hold theirs).
+// ctx is derived from the caller's, and canceled when a child fails (not
+// with [KeepGoing]) and when [Group.Wait] returns, as errgroup's.
+// NewGroup takes Scope's options but [Settled], which panics, as every
+// option a call does not take: Wait has no values to keep (the tasks of
+// [Spawn] hold theirs).
 //
-// Until Wait is called, the group holds its context, and, with Grace, its
-// timer, as errgroup's WithContext does: call Wait. A child's panic in a
-// group that is garbage collected without a Wait crashes the program, as
-// for a task of [Go] nobody waits for. After Wait, a Go begins a new
-// round (see [Group.Wait]).
+// Until Wait is called, the group holds its context, and with [Grace] its
+// timer, as errgroup's WithContext does. A child's panic in a group that
+// is garbage collected without a Wait crashes the program, as for a task
+// of [Go] nobody waits for.
 //
 // A nil ctx panics.
 func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {

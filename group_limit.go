@@ -4,35 +4,29 @@ import (
 	"github.com/tasktuple/task/internal/probe"
 )
 
-// The limit of a Scope's group: its slots, the queue of the children
-// that wait for one, the start of a queued child by a wait, and the
-// admission of a child (after a failure or a stop, none starts).
+// The limit of a group: its slots, the queue of the children that wait
+// for one, a spawner blocked at the limit (BlockAtLimit), and the start of
+// a queued child by a wait.
 
 // SetLimit limits the group to n children running at once, as errgroup's
 // SetLimit; a negative n sets no limit. It panics if n is 0, or if a child
-// was spawned already (in a zero Group used again, in this round). A child spawned at the limit does not block the spawner: it
-// waits, as a task with its function and no goroutine, and starts when a
-// running child returns, in spawn order; after a failure that cancels the
-// group, it never starts (it completes as canceled). The memory of the
-// waiting children is their tasks: to stream a large input with bounded
-// memory, use [MapSeq], [TrySpawn] to decide what to do at the limit, or
-// the option [BlockAtLimit], with which Go and Spawn block the caller at
-// the limit, as errgroup's Go does, and nothing is queued: a blocked
-// caller returns, its child never started, as soon as the group takes no
-// new child (a failure that cancels it, Stop, the end of the caller's ctx,
-// with or without Grace).
+// was started already in the round (see [Group.Wait]).
 //
-// A wait never needs a free slot: a wait (Wait, AwaitN, All) on a child
-// still waiting for a slot starts that child at once,
-// on a goroutine of its own, in the waiter's place: the waiter is blocked
-// until it returns. So children that spawn children and wait for them
-// cannot deadlock, however deep the tree. A child a waiting child starts
-// so runs in its parent's slot; one the body starts runs in addition to
-// the n children. Not covered: WhenEach, which waits for whichever task
-// comes first, does not start queued children; nor does
-// anything that blocks other than a wait on the queued child's task (a
-// child blocked on a channel that a queued sibling would fill still needs
-// a slot to free up).
+// A child started at the limit does not block the caller: it waits, as a
+// task with its function and no goroutine, and starts when a running
+// child returns, in spawn order; after a failure that cancels the group,
+// it never starts (its task completes as canceled). With [BlockAtLimit],
+// Go and Spawn block the caller instead, and nothing waits; [MapSeq]
+// bounds the memory of a stream, and [TrySpawn] starts nothing at the
+// limit.
+//
+// A wait never needs a free slot: a wait ([Task.Wait], AwaitN, All) on a
+// child still waiting for a slot starts it at once, on a goroutine of its
+// own, in the waiter's place: children that spawn children and wait for
+// them cannot deadlock. Such a child runs in its waiter's
+// slot, or, if the waiter holds none (the body of a Scope), in addition
+// to the n. [WhenEach] starts no waiting child, and nor does any blocking
+// but such a wait (a channel a waiting sibling would fill).
 func (g *Group) SetLimit(n int) {
 	if n == 0 {
 		panic("task: SetLimit: n is 0; want at least 1, or a negative n for no limit")
@@ -48,7 +42,7 @@ func (g *Group) SetLimit(n int) {
 		panic("task: SetLimit: called after a child was started (Go or Spawn)")
 	}
 	if n < 0 || n == noLimit {
-		g.limit.Store(0) // a zero Group's next round may have had one
+		g.limit.Store(0) // a round before may have had one
 		return
 	}
 	g.limit.Store(int64(n))

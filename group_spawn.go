@@ -4,12 +4,11 @@ import (
 	"context"
 )
 
-// Go starts fn as a child of g that returns only an error: errgroup's Go,
-// in a Scope. The child has no task and no value; its failure, panic or
-// Goexit is the scope's, at its position ("children[i]", counted with the
-// children of Spawn), and the rest is as for [Spawn]: the group's context,
-// its limit and queue, and no start after a failure that cancels the
-// group.
+// Go starts fn as a child of g that returns only an error: errgroup's Go.
+// The child has no task and no value; its failure, panic or Goexit is the
+// group's, at its position ("children[i]", counted with the children of
+// Spawn), and the rest is as for [Spawn]: the group's context, its limit,
+// and no start after a failure that cancels the group.
 //
 // Go panics for a nil g or fn, and when the Scope of g has returned.
 func (g *Group) Go(fn func(context.Context) error) {
@@ -67,12 +66,12 @@ func (g *Group) TryGo(fn func(context.Context) error) bool {
 
 // Spawn starts fn as a child of g and returns its task, which the body or
 // other children may wait for. A child may spawn more children into the
-// same group. When g has a limit and is at it, fn waits and starts when a
-// running child returns (see [Group.SetLimit]); Spawn never blocks.
+// same group. When g has a limit and is at it, fn waits for a slot and
+// Spawn returns (see [Group.SetLimit]); with [BlockAtLimit], Spawn blocks
+// instead, until a slot is free or the group takes no new child.
 //
 // fn gets the group's context (see [Scope]); its failure, panic or Goexit
-// is the scope's, as for a function of RunN. Spawn costs what [Go] costs:
-// two allocations (one when the child waits for a slot).
+// is the group's, as for a function of RunN.
 //
 // Spawn panics for a nil g or fn, and when the Scope of g has returned.
 func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {

@@ -11,25 +11,19 @@ import (
 // waits included, and returns their failures, as [Scope] does: nil, a
 // *[CallError] (the first failure with [FirstError]), or, if a child
 // panicked or called [runtime.Goexit], that panic or Goexit raised here.
-// It then cancels the group's context and releases what the group holds.
+// It then cancels the group's context. Wait may be called more than once,
+// and from several goroutines, but not by a child of g.
 //
-// Wait may be called more than once, and from several goroutines: each
-// call returns once every child has returned, with the same error, and
-// raises the same panic. Until every child has returned, a child, or any
-// goroutine, may start more children, and Wait waits for them too. A child
-// of g must not call Wait: it would wait for itself.
-//
-// Once a Wait has been called and every child has returned, the round
-// has ended. A Go, TryGo, Spawn, TrySpawn or SetLimit after that begins a
-// new round, as errgroup's: the group takes children again, with its
-// options and limit, and the next Wait waits for them and returns that
-// round's failures (errgroup's returns the first failure of every round).
-// The ctx of a group made by NewGroup stays canceled: the children of a
-// later round get it, done, and are refused only by that round's own
-// failure (fail-fast) or a stop, as in the first round. The zero Group
-// begins each round as a new zero Group. As when a sync.WaitGroup is used
-// again, the call that begins a round must come after every Wait of the
-// round before has returned.
+// A group is used in rounds, as errgroup's. A round ends once a Wait has
+// been called and every child has returned: every Wait of the round, and
+// any Wait before the next round, returns its outcome (the same error or
+// panic). A Go, TryGo, Spawn, TrySpawn or SetLimit after that begins a new
+// round, with the group's options and limit, which the next Wait waits
+// for. A call that starts a child as a round ends starts it in that round
+// or as the first of the next: never lost. A failure refuses children
+// only in its own round: the context of NewGroup stays canceled (a later
+// round's children get it, done), but refuses none. A stop is the
+// group's: after [Group.Stop], no round takes a child.
 func (g *Group) Wait() error {
 	if g == nil {
 		nilArg("Group.Wait", "g")

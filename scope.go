@@ -19,7 +19,6 @@ import (
 //		return u, err
 //	})
 //
-// The body returns the scope's result, as Java's and Swift's scopes do.
 // The rules of cancellation, errors and panics are the package's, with the
 // body as a function like the children (Arg "body", Index -1, reported
 // first; children by spawn order, Arg "children[i]"). What differs: what

@@ -39,14 +39,15 @@ func Stopping(ctx context.Context) <-chan struct{} {
 // stoppingKey is the context key of a stopping channel.
 type stoppingKey struct{}
 
-// Stop makes the group take no new child, as the end of the caller's ctx
-// does for a Scope with [Grace]: the children waiting for a slot, and
-// those spawned from now on, never start (they are counted in
-// CallError.NotStarted, and their tasks fail with [context.Canceled]); the
-// children running go on, and with Grace they see [Stopping] closed. It is
-// for a body whose source of work has ended, an accept loop that closed.
-// Stop does not cancel anything; Scope returns as always, once the body
-// and the running children have returned.
+// Stop makes the group take no new child, in this round and every later
+// one (see [Group.Wait]), as the end of the caller's ctx does with
+// [Grace]: the children waiting for a slot, and those started from now on,
+// never start (they are counted in CallError.NotStarted, and their tasks
+// fail with [ErrStopped] and [context.Canceled]); the children running go
+// on, and with Grace they see [Stopping] closed. It is for a group whose
+// source of work has ended, an accept loop that closed. Stop cancels
+// nothing: Scope and Wait return as always, once the running children
+// have returned.
 func (g *Group) Stop() {
 	if g == nil {
 		nilArg("Group.Stop", "g")
