@@ -4,6 +4,7 @@ package task
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -103,4 +104,57 @@ func TestStoppingWorkerTakesNothingAfterStop(t *testing.T) {
 		t.Fatalf("one select never started a job after Stop in %d runs; the check cannot fail", runs)
 	}
 	t.Logf("one select started a job after Stop in %d of %d runs", late, runs)
+}
+
+// errors.Is(err, ErrStopped) says that a stop, not a failure, left work
+// unstarted (the package doc): true after a stop that left work, false
+// after a failure that did, and false after a stop with Grace that left
+// nothing unstarted and cut the work running at the end of the grace
+// period, which is in Unfinished with ctx's error.
+func TestErrStoppedSaysAStopLeftWork(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tc := range []struct {
+		name       string
+		fail       bool // the inputs fail; else the caller's ctx is canceled by the first (limit 1) or the last to start
+		limit      int
+		notStarted int
+		errStopped bool
+		unfinished int
+	}{
+		{"a stop that left work", false, 1, 2, true, 0},
+		{"a failure that left work", true, 1, 2, false, 0},
+		{"a stop that cut every running input and left none", false, -1, 0, false, 3},
+	} {
+		durably(t, tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var started atomic.Int32
+			_, err := Map(ctx, []int{0, 1, 2}, tc.limit, func(ctx context.Context, i int) (int, error) {
+				if tc.fail {
+					return 0, boom
+				}
+				if tc.limit == 1 {
+					cancel()
+					<-Stopping(ctx)
+					return i, nil // finished within the grace period
+				}
+				if started.Add(1) == 3 {
+					cancel() // every input has started
+				}
+				<-ctx.Done() // cut at the end of the grace period
+				return 0, ctx.Err()
+			}, Grace(time.Second))
+			var ce *CallError
+			if !errors.As(err, &ce) {
+				t.Fatalf("err = %v; want a *CallError", err)
+			}
+			if ce.NotStarted != tc.notStarted || errors.Is(err, ErrStopped) != tc.errStopped || len(ce.Unfinished) != tc.unfinished || (len(ce.Failures) > 0) != tc.fail {
+				t.Fatalf("err = %v: NotStarted %d, ErrStopped %v, %d unfinished, %d failures; want %d, %v, %d, failed %v",
+					err, ce.NotStarted, errors.Is(err, ErrStopped), len(ce.Unfinished), len(ce.Failures), tc.notStarted, tc.errStopped, tc.unfinished, tc.fail)
+			}
+			if tc.unfinished > 0 && !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v; want context.Canceled for the work cut", err)
+			}
+		})
+	}
 }
