@@ -11,8 +11,12 @@ import (
 // so that the next call that starts a child (readyToSpawn) begins the next
 // round (reset). A call that comes while the round ends, its children all
 // returned and its outcome not yet kept, finds the group over (overBit in
-// spawned) and waits for the outcome on the round's end, a channel: a
-// blocking hand-off, never a loop of yields.
+// spawned) and waits for the outcome on the round's end, a channel.
+//
+// Rejected design: a loop of runtime.Gosched until the outcome is kept. It
+// burns a core while the Wait collects, and a spinning goroutine is not
+// durably blocked in a testing/synctest bubble, which then never settles
+// (TestSynctestRoundEnd).
 
 // readyToSpawn is ready for the methods that start children (and
 // SetLimit): it also begins the next round of a group whose round has
