@@ -61,8 +61,8 @@
 // [Stopping] is closed, and the functions running keep a live context for
 // the grace period, then are canceled. [Group.Stop] makes a group take no
 // new child. Work never started is counted in CallError.NotStarted and
-// listed by [CallError.NotStartedAt]; errors.Is(err, [ErrStopped]) tells a
-// stop from a failure.
+// listed by [CallError.NotStartedAt]; errors.Is(err, [ErrStopped]) says
+// a stop, not a failure, left it.
 //
 // # Errors and panics
 //

@@ -3,7 +3,6 @@ package task_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -30,37 +29,49 @@ func ExampleGrace() {
 	// task: Map: 2 not started: the call stopped taking new work
 }
 
-// Workers that take jobs from a channel until the shutdown: Stopping says
-// to take nothing new; ctx.Done, once the grace period has passed, to
-// give up.
+// A worker that takes jobs from a channel until the shutdown: Stopping
+// says to take nothing new; ctx.Done, once the grace period has passed, to
+// give up. A select chooses at random among its ready cases, so once the
+// stop has come, with jobs still waiting, it may take a job: the worker
+// looks at Stopping again before it starts one, and a job taken as the
+// stop came is handed back, never started. Here the shutdown comes while
+// the third job runs.
 func ExampleStopping() {
 	ctx, cancel := context.WithCancel(context.Background())
-	jobs := make(chan int)
-	var ready sync.WaitGroup
-	ready.Add(2)
-	go func() {
-		ready.Wait()
-		for j := range 3 {
-			jobs <- j
+	jobs := make(chan int, 10)
+	for j := range 10 {
+		jobs <- j
+	}
+	handled := 0
+	handle := func(ctx context.Context, j int) {
+		handled++
+		if handled == 3 {
+			cancel()             // SIGTERM, while the third job runs
+			<-task.Stopping(ctx) // the stop has come
 		}
-		cancel() // the shutdown signal
-	}()
-	var handled atomic.Int32
-	err := task.ForEach(ctx, []string{"w1", "w2"}, 2, func(ctx context.Context, worker string) error {
-		ready.Done()
+	}
+	g, _ := task.NewGroup(ctx, task.Grace(time.Minute))
+	g.Go(func(ctx context.Context) error {
 		for {
 			select {
 			case <-task.Stopping(ctx):
-				return nil // finish what is started, take nothing new
+				return nil // take nothing new
 			case <-ctx.Done():
 				return ctx.Err() // the grace period is over: give up
-			case <-jobs:
-				handled.Add(1)
+			case j := <-jobs:
+				select {
+				case <-task.Stopping(ctx): // the stop came with the job
+					jobs <- j // not started: hand it back
+					return nil
+				default:
+				}
+				handle(ctx, j)
 			}
 		}
-	}, task.Grace(time.Minute))
-	fmt.Println(handled.Load(), "jobs handled;", err)
-	// Output: 3 jobs handled; <nil>
+	})
+	err := g.Wait()
+	fmt.Println(handled, "jobs handled,", len(jobs), "left for the next start;", err)
+	// Output: 3 jobs handled, 7 left for the next start; <nil>
 }
 
 // The source of work has ended (a listener closed): Stop takes no new

@@ -2,20 +2,75 @@ package task
 
 import (
 	"context"
-	"runtime"
 	"sync"
 	"sync/atomic"
-
-	"github.com/tasktuple/task/internal/probe"
 )
 
-// NewGroup returns a new Group and the context its children get: errgroup's
-// WithContext, with the rules of a [Scope]. Start children with [Group.Go],
-// [Spawn] and their Try forms, then call [Group.Wait], which returns once
-// every child has returned. It is the form for a group that outlives one
-// function: kept in a struct field, passed to a function, or waited for in
-// another goroutine; where the children are spawned and waited for in one
-// function, a Scope says the same with no Wait to forget.
+// A Group is a set of children: functions started by [Group.Go] and
+// [Spawn] (and their Try forms), which run in goroutines of their own under
+// one set of rules, those of [Scope]. A Group is made by Scope, for its
+// body, and valid until Scope returns; or by [NewGroup], and waited for
+// with [Group.Wait]. A Group must not be copied once used.
+//
+// The zero Group is ready to use, as errgroup's is, and behaves as
+// errgroup's zero Group: it is NewGroup(context.Background(), KeepGoing,
+// FirstError), made by the first of its methods to be called. A failure
+// cancels nothing and every child runs; Wait returns the first failure as
+// its function returned it.
+//
+// A Group made by NewGroup, and the zero Group, can be used again after
+// Wait, in rounds, as errgroup's: the rule is in [Group.Wait].
+type Group struct {
+	// Read by every child and every spawn, written seldom (at the start,
+	// on a failure or a stop): apart from the counters below, which every
+	// spawn and every child's end write, so that reading them does not
+	// wait for those lines to come back from another core.
+	c          call                          // the context, fail-fast and the outcome rules, as for RunN
+	body       outcome                       // the body's; written by Scope's goroutine
+	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
+	parentDone <-chan struct{}               // the caller's ctx's Done, for open
+	ctx        context.Context               // the children's context: c.ctx(), set by init
+	quiet      atomic.Bool                   // no limit, no parentDone and no outer call: open looks no further than the flags
+	made       atomic.Bool                   // the round takes children: set by init and reset, cleared by keep (see readyToSpawn)
+	notStarted atomic.Int64                  // children refused by a stop
+	skipped    atomic.Int64                  // children refused after a failure
+	cause      atomic.Pointer[PositionError] // the failure of the first child that failed: fail-fast is under way (flagFailing)
+	groupWait                                // a Group's (not a Scope's): the state of Wait and of the rounds
+
+	// The count of children: spawned, on the spawners' line, and
+	// returned, on the children's, so that a spawn and a child's end do
+	// not take a line from each other (see enter and leave).
+	_        cacheLinePad
+	returned atomic.Int64   // children returned or refused, plus releasedBit once the body (or Wait) let go: every child's end
+	done     sync.WaitGroup // 1 until the group (a Group's round) is over: no channel to allocate
+	_        cacheLinePad
+	spawned  atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over (see enterNext): every spawn
+	_        cacheLinePad
+
+	mu         sync.Mutex    // guards the fields below
+	running    int64         // children holding a slot, in a limited group
+	queued     int64         // children waiting for a slot
+	queue      *node         // spawned at the limit, in spawn order: waiting, or taken by a wait
+	queueEnd   *node         // the last of the queue
+	ended      []child       // the children that did not succeed, in the order they ended
+	left       []int         // the children refused (never started), in the order they were
+	endedFuncs []endedCall   // the same, for the children of Group.Go
+	queueTold  bool          // a probe.Tracker has the queue (see enqueue)
+	slotFree   chan struct{} // BlockAtLimit: a wake for a spawner blocked at the limit (see wakeBlocked)
+	blocked    int           // BlockAtLimit: spawners waiting on slotFree
+}
+
+// A cacheLinePad keeps the fields around it on cache lines of their own
+// (64 bytes on the machines Go runs on most), so that a core writing one
+// does not take from the others the line of those they read.
+type cacheLinePad struct{ _ [64]byte }
+
+// NewGroup returns a new Group and the context its children get:
+// errgroup's WithContext, with the rules of [Scope]. It is the form for a
+// group that outlives one function: kept in a struct field, passed to a
+// function, or waited for in another goroutine. Where the children are
+// started and waited for in one function, prefer Scope, which has no Wait
+// to forget.
 //
 //	g, ctx := task.NewGroup(ctx)
 //	for _, url := range urls {
@@ -23,24 +78,16 @@ import (
 //	}
 //	err := g.Wait()
 //
-// The rules are a Scope's with no body: a child's failure cancels ctx and
-// the children not started yet ([KeepGoing]: it cancels nothing;
-// [StartAll]: it cancels ctx and every child still starts, as errgroup's
-// WithContext), Wait
-// returns every failure in a *[CallError] ("task: Group: children[i]: ...";
-// [FirstError]: the first failure as its function returned it, errgroup's
-// error), a child's panic or Goexit is raised in Wait once every child has
-// returned, and the limit, [Group.Stop], [Grace] and [Stopping], names and
-// probes are as in a Scope. ctx is a new context, derived from the
-// caller's, canceled when a child fails (unless KeepGoing) and when Wait
-// returns, as errgroup's, with KeepGoing too. [Settled] has no effect: Wait
-// has no values (the tasks of Spawn hold theirs).
+// ctx is derived from the caller's, and canceled when a child fails (not
+// with [KeepGoing]) and when [Group.Wait] returns, as errgroup's.
+// NewGroup takes Scope's options but [Settled], which panics, as every
+// option a call does not take: Wait has no values to keep (the tasks of
+// [Spawn] hold theirs).
 //
-// Until Wait is called, the group holds its context, and, with Grace, its
-// timer, as errgroup's WithContext does: call Wait. A child's panic in a
-// group that is garbage collected without a Wait crashes the program, as
-// for a task of [Go] nobody waits for. After Wait, a Go begins a new
-// round (see [Group.Wait]).
+// Until Wait is called, the group holds its context, and with [Grace] its
+// timer, as errgroup's WithContext does. A child's panic in a group that
+// is garbage collected without a Wait crashes the program, as for a task
+// of [Go] nobody waits for.
 //
 // A nil ctx panics.
 func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
@@ -62,9 +109,6 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 // called (see release).
 func (g *Group) init(ctx context.Context, o optSet, kind callKind) {
 	g.done.Add(1)
-	if kind == kindGroup {
-		g.waitDone.Add(1)
-	}
 	g.c.initKind(ctx, o, nil, kind, nil)
 	g.ctx = g.c.ctx()
 	g.parentDone = g.c.parent.Done()
@@ -77,8 +121,9 @@ func (g *Group) init(ctx context.Context, o optSet, kind callKind) {
 // zeroOptions are the options of the zero Group: errgroup's zero Group.
 const zeroOptions = keepGoing | firstError
 
-// ready makes a zero Group usable, once; it is the one test that the
-// methods of a Group made by NewGroup or Scope pay for it.
+// ready makes a zero Group usable, once, for the methods that start no
+// child (Wait, Stop); it is the one test that the methods of a Group made
+// by NewGroup or Scope pay for it. It begins no round (see readyToSpawn).
 func (g *Group) ready() {
 	if !g.made.Load() {
 		g.makeZero()
@@ -88,246 +133,13 @@ func (g *Group) ready() {
 func (g *Group) makeZero() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.made.Load() && !g.waiting.Load() { // waiting: an ended round, which only a spawn begins again
-		g.zero = true
-		g.init(context.Background(), zeroOptions, kindGroup)
+	if !g.made.Load() && !g.waiting.Load() { // waiting: an ended round, which only a call that starts a child begins again
+		g.initZero()
 	}
 }
 
-// readyToSpawn is ready for the methods that start children (and
-// SetLimit): it also begins the next round of a group that has ended,
-// whose Wait cleared made.
-func (g *Group) readyToSpawn() {
-	if !g.made.Load() {
-		g.nextRound()
-	}
-}
-
-// nextRound makes a group that has ended what it was before its first
-// child, or makes the zero Group: errgroup's groups can be used again
-// after Wait. The first Wait keeps the round's outcome before the group
-// can be made again (kept); a spawn that finds the group ended while that
-// Wait still collects yields until it has.
-func (g *Group) nextRound() {
-	for {
-		g.mu.Lock()
-		switch {
-		case g.made.Load():
-			// another spawn began it
-		case !g.waiting.Load(): // never made: a zero Group
-			g.zero = true
-			g.init(context.Background(), zeroOptions, kindGroup)
-		case g.kept.Load():
-			g.reset()
-		default:
-			g.mu.Unlock()
-			runtime.Gosched()
-			continue
-		}
-		g.mu.Unlock()
-		return
-	}
-}
-
-// reset makes an ended group new, keeping its limit; g.mu is held. Every
-// child has returned, so only spawns that found the group over and are
-// taking their count back (see enterNext) touch it: the swap waits for them.
-func (g *Group) reset() {
-	n := g.returned.Load() &^ releasedBit
-	for !g.spawned.CompareAndSwap(n|overBit, 0) {
-		runtime.Gosched()
-	}
-	g.returned.Store(0)
-	g.notStarted.Store(0)
-	g.skipped.Store(0)
-	g.cause.Store(nil)
-	g.ended, g.left, g.endedFuncs = nil, nil, nil
-	g.queueTold = false
-	g.waiting.Store(false)
-	g.final.Store(nil)
-	g.orphan.Store(nil)
-	g.kept.Store(false)
-	if g.zero {
-		g.c = call{}
-		g.init(context.Background(), zeroOptions, kindGroup)
-	} else {
-		g.nextCall()
-	}
-	if n := g.limit.Load(); n > 0 {
-		g.quiet.Store(false)
-		g.limited(int(n))
-	}
-}
-
-// nextCall begins a later round of a group made by NewGroup. Its call is
-// its ctx, which the caller holds and may read at any time, and which
-// Wait canceled: only the round's flags are cleared, no field that the
-// Context methods read is written. The probes are told of the round as a
-// call of its own (site), as they were of the first by init.
-func (g *Group) nextCall() {
-	g.later = true
-	g.c.flags.And(^(flagHalted | flagFailing | ^uint32(0)>>firstShift<<firstShift))
-	g.site = nil
-	if p := probe.Load(); p != nil {
-		ctx, end := p.Call(g.callerCtx, g.c.name())
-		g.site = &call{parent: ctx, kind: kindGroup}
-		g.c.end = end
-	}
-	g.done.Add(1)
-	g.waitDone.Add(1)
-	g.made.Store(true)
-}
-
-// probeCtx is the context the probes know the round's call by.
-func (g *Group) probeCtx() context.Context {
-	if g.site != nil {
-		return g.site.parent
-	}
-	return g.c.parent
-}
-
-// at is the call a child of the round runs in, for the probes.
-func (g *Group) at() *call {
-	if g.site != nil {
-		return g.site
-	}
-	return &g.c
-}
-
-// limited tells the probes, if any, of the round's limit.
-func (g *Group) limited(n int) {
-	if g.site != nil {
-		if p, ok := probe.Load().(probe.Limiter); ok {
-			p.Limit(g.site.parent, g.c.name(), n, -1)
-		}
-		return
-	}
-	g.c.limited(n, -1)
-}
-
-// causeAt is the group's cancellation if child i caused it: in a later
-// round, the round's first failure, not the cancellation of ctx, which an
-// earlier round made.
-func (g *Group) causeAt(i int) *PositionError {
-	if g.later {
-		if pe := g.cause.Load(); pe != nil && pe.Index == i {
-			return pe
-		}
-		return nil
-	}
-	return g.c.causeAt(i)
-}
-
-// Wait waits for every child of g to return, children started while it
-// waits included, and returns their failures, as [Scope] does: nil, a
-// *[CallError] (the first failure with [FirstError]), or, if a child
-// panicked or called [runtime.Goexit], that panic or Goexit raised here.
-// It then cancels the group's context and releases what the group holds.
-//
-// Wait may be called more than once, and from several goroutines: each
-// call returns once every child has returned, with the same error, and
-// raises the same panic. Until every child has returned, a child, or any
-// goroutine, may start more children, and Wait waits for them too. A child
-// of g must not call Wait: it would wait for itself.
-//
-// Once a Wait has been called and every child has returned, the round
-// has ended. A Go, TryGo, Spawn, TrySpawn or SetLimit after that begins a
-// new round, as errgroup's: the group takes children again, with its
-// options and limit, and the next Wait waits for them and returns that
-// round's failures (errgroup's returns the first failure of every round).
-// The ctx of a group made by NewGroup stays canceled: the children of a
-// later round get it, done, and are refused only by that round's own
-// failure (fail-fast) or a stop, as in the first round. The zero Group
-// begins each round as a new zero Group. As when a sync.WaitGroup is used
-// again, the call that begins a round must come after every Wait of the
-// round before has returned.
-func (g *Group) Wait() error {
-	if g == nil {
-		nilArg("Group.Wait", "g")
-	}
-	g.ready()
-	if g.c.kind != kindGroup {
-		panic("task: Group.Wait: g is a Scope's: Scope waits for its children")
-	}
-	if g.waiting.CompareAndSwap(false, true) {
-		g.waitFirst()
-	} else {
-		g.waitDone.Wait() // a WaitGroup, not a mutex: durably blocking in a synctest bubble
-	}
-	w := g.final.Load()
-	if w == nil {
-		return nil // every child succeeded: nothing kept
-	}
-	if w.pe != nil {
-		panic(w.pe)
-	}
-	w.f.raise()
-	return g.c.firstError(&w.f, w.err)
-}
-
-// waitFirst is the work of the first Wait: it settles the group and keeps
-// its outcome in final for every Wait, then lets the others return.
-func (g *Group) waitFirst() {
-	defer g.kept.Store(true) // after Done: a next round may Add to waitDone
-	defer g.waitDone.Done()
-	defer g.made.Store(false) // before Done, so that a spawn after any Wait begins the next round
-	g.settle()
-	if g.succeeded() {
-		g.c.callEnd(nil)
-		return
-	}
-	f, err := g.collect()
-	g.c.callEnd(err)
-	if err != nil || f.panic != nil || f.exited {
-		w := &waited{f: f, err: err}
-		if f.panic != nil {
-			w.pe = f.panicError()
-		}
-		g.final.Store(w)
-	}
-	if w := g.orphan.Load(); w != nil {
-		w.observed.Store(true)
-	}
-}
-
-// succeeded reports whether every child of a settled group succeeded, and
-// none was refused: with the body's success for a Scope, there is nothing
-// to collect.
-func (g *Group) succeeded() bool {
-	return len(g.ended) == 0 && len(g.endedFuncs) == 0 && g.notStarted.Load() == 0 && g.skipped.Load() == 0
-}
-
-// A waited is the outcome of a Group's Wait, for every call of it, unless
-// every child succeeded.
-type waited struct {
-	f   report
-	err error
-	pe  *PanicError // the panic raised, made once: each Wait raises this value
-}
-
-// watchPanic makes sure that the panic of a child of a Group made by
-// NewGroup, or the zero Group, is not lost if nobody calls Wait: the first
-// such panic crashes the program when the group is garbage collected
-// unwaited (see watchOrphan). A Scope always waits.
-func (g *Group) watchPanic(o *outcome) {
-	if g.c.kind != kindGroup || o.state != panicked || g.orphan.Load() != nil {
-		return
-	}
-	w := &orphanWatch{pe: o.err.(*PanicError), call: "Group"}
-	if g.orphan.CompareAndSwap(nil, w) {
-		runtime.AddCleanup(g, crashIfUnobserved, w)
-	}
-}
-
-// groupWait is the state of a Group's Wait.
-type groupWait struct {
-	waiting   atomic.Bool                 // the first Wait was called
-	waitDone  sync.WaitGroup              // 1 until the first Wait has set final (see init)
-	final     atomic.Pointer[waited]      // set by the first Wait; nil if every child succeeded
-	kept      atomic.Bool                 // the first Wait has set final and let the others go
-	orphan    atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
-	zero      bool                        // a zero Group, made by its first method; set before made
-	later     bool                        // a round after the first of a group made by NewGroup (see nextCall)
-	site      *call                       // in a later round, with probes installed: the round's call, as the probes know it
-	callerCtx context.Context             // NewGroup's ctx, the parent of a later round's call for the probes
+// initZero makes the zero Group; g.mu is held.
+func (g *Group) initZero() {
+	g.callerCtx = context.Background()
+	g.init(context.Background(), zeroOptions, kindGroup)
 }

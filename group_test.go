@@ -925,3 +925,16 @@ func TestBlockAtLimitOuterStop(t *testing.T) {
 		outer.Wait()
 	})
 }
+
+// NewGroup takes Scope's options but Settled, which panics, as every
+// option a call does not take.
+func TestNewGroupSettledPanics(t *testing.T) {
+	if msg := catch(func() { NewGroup(context.Background(), Settled) }); msg != "task: NewGroup: Settled does not apply to NewGroup" {
+		t.Fatalf("NewGroup(ctx, Settled) panicked with %q", msg)
+	}
+	for _, o := range []Option{KeepGoing, FirstError, Grace(time.Second), BlockAtLimit, StartAll} {
+		if msg := catch(func() { g, _ := NewGroup(context.Background(), o); g.Wait() }); msg != "" {
+			t.Errorf("NewGroup(ctx, %v) panicked with %q", o, msg)
+		}
+	}
+}

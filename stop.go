@@ -13,19 +13,16 @@ import (
 // that gave ctx to a function stops taking new work: when its caller's ctx
 // is done, or its [Group.Stop] is called. The functions running then have
 // the grace period to finish before their context is canceled; Stopping
-// is the signal to finish quickly (stop accepting, flush, return what is
+// is the signal to finish quickly (take nothing new, flush, return what is
 // done). It is closed for the functions of calls nested in such a
 // function too. For a ctx that no call with Grace gave, it is ctx.Done():
 // without a grace period, the stop and the cancellation are one, and
 // Group.Stop, which cancels nothing, leaves it open.
 //
-// Stopping is not a cancellation: a function waits on both, as in
-//
-//	select {
-//	case <-task.Stopping(ctx): // finish what is started, take nothing new
-//	case <-ctx.Done():         // cut: give up
-//	case job := <-jobs:
-//	}
+// Stopping is not a cancellation: a function that takes work waits on
+// both, and on its source of work. A select chooses at random among the
+// cases that are ready, so it may take work as the stop comes: look at
+// Stopping again before starting what was taken, as the example does.
 func Stopping(ctx context.Context) <-chan struct{} {
 	if ctx == nil {
 		nilArg("Stopping", "ctx")
@@ -38,6 +35,24 @@ func Stopping(ctx context.Context) <-chan struct{} {
 
 // stoppingKey is the context key of a stopping channel.
 type stoppingKey struct{}
+
+// Stop makes the group take no new child, in this round and every later
+// one (see [Group.Wait]), as the end of the caller's ctx does with
+// [Grace]: the children waiting for a slot, and those started from now on,
+// never start (they are counted in CallError.NotStarted, and their tasks
+// fail with [ErrStopped] and [context.Canceled]); the children running go
+// on, and with Grace they see [Stopping] closed. It is for a group whose
+// source of work has ended, an accept loop that closed. Stop cancels
+// nothing: Scope and Wait return as always, once the running children
+// have returned.
+func (g *Group) Stop() {
+	if g == nil {
+		nilArg("Group.Stop", "g")
+	}
+	g.ready()
+	g.c.halt()
+	g.cancelQueue()
+}
 
 // A graceful is the grace period of a call with Grace.
 type graceful struct {

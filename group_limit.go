@@ -1,50 +1,48 @@
 package task
 
 import (
-	"context"
-
 	"github.com/tasktuple/task/internal/probe"
 )
 
-// The limit of a Scope's group: its slots, the queue of the children
-// that wait for one, the start of a queued child by a wait, and the
-// admission of a child (after a failure or a stop, none starts).
+// The limit of a group: its slots, the queue of the children that wait
+// for one, a spawner blocked at the limit (BlockAtLimit), and the start of
+// a queued child by a wait.
 
 // SetLimit limits the group to n children running at once, as errgroup's
 // SetLimit; a negative n sets no limit. It panics if n is 0, or if a child
-// was spawned already (in a zero Group used again, in this round). A child spawned at the limit does not block the spawner: it
-// waits, as a task with its function and no goroutine, and starts when a
-// running child returns, in spawn order; after a failure that cancels the
-// group, it never starts (it completes as canceled). The memory of the
-// waiting children is their tasks: to stream a large input with bounded
-// memory, use [MapSeq], [TrySpawn] to decide what to do at the limit, or
-// the option [BlockAtLimit], with which Go and Spawn block the caller at
-// the limit, as errgroup's Go does, and nothing is queued: a blocked
-// caller returns, its child never started, as soon as the group takes no
-// new child (a failure that cancels it, Stop, the end of the caller's ctx,
-// with or without Grace).
+// was started already in the round (see [Group.Wait]).
 //
-// A wait never needs a free slot: a wait (Wait, AwaitN, All) on a child
-// still waiting for a slot starts that child at once,
-// on a goroutine of its own, in the waiter's place: the waiter is blocked
-// until it returns. So children that spawn children and wait for them
-// cannot deadlock, however deep the tree. A child a waiting child starts
-// so runs in its parent's slot; one the body starts runs in addition to
-// the n children. Not covered: WhenEach, which waits for whichever task
-// comes first, does not start queued children; nor does
-// anything that blocks other than a wait on the queued child's task (a
-// child blocked on a channel that a queued sibling would fill still needs
-// a slot to free up).
+// A child started at the limit does not block the caller: it waits, as a
+// task with its function and no goroutine, and starts when a running
+// child returns, in spawn order; after a failure that cancels the group,
+// it never starts (its task completes as canceled). With [BlockAtLimit],
+// Go and Spawn block the caller instead, and nothing waits; [MapSeq]
+// bounds the memory of a stream, and [TrySpawn] starts nothing at the
+// limit.
+//
+// A wait never needs a free slot: a wait ([Task.Wait], AwaitN, All) on a
+// child still waiting for a slot starts it at once, on a goroutine of its
+// own, in the waiter's place: children that spawn children and wait for
+// them cannot deadlock. Such a child runs in its waiter's
+// slot, or, if the waiter holds none (the body of a Scope), in addition
+// to the n. [WhenEach] starts no waiting child, and nor does any blocking
+// but such a wait (a channel a waiting sibling would fill).
 func (g *Group) SetLimit(n int) {
 	if n == 0 {
 		panic("task: SetLimit: n is 0; want at least 1, or a negative n for no limit")
 	}
 	g.readyToSpawn()
+	if g.isOver() && g.hasRounds() {
+		// The round ended as SetLimit came: SetLimit begins the next.
+		g.mu.Lock()
+		g.awaitEnd()
+		g.mu.Unlock()
+	}
 	if g.spawned.Load()&^overBit != 0 {
 		panic("task: SetLimit: called after a child was started (Go or Spawn)")
 	}
 	if n < 0 || n == noLimit {
-		g.limit.Store(0) // a zero Group's next round may have had one
+		g.limit.Store(0) // a round before may have had one
 		return
 	}
 	g.limit.Store(int64(n))
@@ -58,43 +56,12 @@ func (g *Group) trySlot(name string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.running >= g.limit.Load() || g.queued > 0 {
-		if g.isOver() && !g.rounds() { // never a Group's: an ended round runs and queues nothing
+		if g.isOver() && !g.hasRounds() { // never a Group's: an ended round runs and queues nothing
 			g.endedPanic(name)
 		}
 		return false
 	}
 	g.running++
-	return true
-}
-
-// admit decides what becomes of a child that has entered the group, and
-// reports whether the caller starts it now, in a new goroutine: it may if
-// it has a slot (hasSlot) or can take one. Otherwise it waits in the queue,
-// as the child mk returns; after a failure that cancels the group, it
-// never starts: it is canceled. mk is called only then, so that a child of
-// Group.Go that starts at once costs no record.
-func (g *Group) admit(hasSlot bool, mk func() child) bool {
-	if r := g.refusal(); r != admitted {
-		if hasSlot {
-			g.releaseSlot()
-		}
-		g.refuse(mk(), r)
-		g.leave()
-		return false
-	}
-	if !hasSlot && g.limit.Load() > 0 {
-		g.mu.Lock()
-		if g.running >= g.limit.Load() || g.queued > 0 {
-			if g.c.blocks() {
-				return g.blockForSlot(mk)
-			}
-			g.enqueue(mk())
-			g.mu.Unlock()
-			return false
-		}
-		g.running++
-		g.mu.Unlock()
-	}
 	return true
 }
 
@@ -153,94 +120,6 @@ func (g *Group) wakeBlocked() {
 	}
 }
 
-// open reports whether a child may start at once, with no look at the
-// queue: the group has no limit, and nothing has failed or stopped it (see
-// refusal). It is the success path's one test; when it says no, admit
-// decides.
-func (g *Group) open() bool {
-	return g.limit.Load() == 0 &&
-		g.c.flags.Load()&(flagHalted|flagFailed|flagFailing) == 0 &&
-		!closedChan(g.c.outer) && !isDone(g.c.parent, g.parentDone)
-}
-
-// openQuiet is open for a group with no limit, under a ctx that is never
-// done and outside a call with Grace (quiet): it has no channel to look
-// at. It is inlined and tests two words; when it says no, ask open.
-func (g *Group) openQuiet() bool {
-	return g.quiet.Load() && g.c.flags.Load()&(flagHalted|flagFailed|flagFailing) == 0
-}
-
-// A refusal says why a child may not start.
-type refusal uint8
-
-const (
-	admitted      refusal = iota
-	refusedFailed         // a failure canceled the group (fail-fast)
-	refusedStop           // the call stopped taking new work (the caller's ctx, Grace, Group.Stop)
-)
-
-// refusal says whether children may start now: not after a failure
-// (unless the group keeps going, or starts all), nor after the call
-// stopped taking new work (see call.stopping).
-func (g *Group) refusal() refusal {
-	// A failure that came first drained the queue when it happened
-	// (childEnded). With KeepGoing nothing fails the group before it
-	// ends; with StartAll a failure refuses nothing.
-	r := g.c.leftBy(g.c.stopping())
-	if r == refusedFailed && (g.c.startsAll() || g.later && !g.c.isFailing()) {
-		// In a later round, the cancellation of ctx by an earlier one's
-		// Wait refuses nothing: only the round's own failure does.
-		return admitted
-	}
-	return r
-}
-
-// refuse records a child that will never start, for reason r, and its
-// position, counted in CallError.NotStarted: after a failure, its task
-// completes as canceled with the failure as the cause; after a stop, with
-// [context.Canceled].
-func (g *Group) refuse(c child, r refusal) {
-	g.mu.Lock()
-	g.left = append(g.left, c.links().index)
-	g.mu.Unlock()
-	if r == refusedFailed {
-		g.skipped.Add(1)
-		c.cancel(nil, g.failedError())
-		return
-	}
-	g.notStarted.Add(1)
-	c.cancel(nil, notStarted)
-}
-
-// failedError is the error of a child refused after a failure: the
-// cancellation of the group with the failure as its cause. A child refused
-// between the failure and the cancellation (a wait woken by the failed
-// task's completion, a Spawn) is given the same error the cancellation
-// will give (see childEnded).
-func (g *Group) failedError() error {
-	if g.c.hasFailed() && !g.later {
-		return contextError(&g.c)
-	}
-	return &causeError{err: context.Canceled, cause: g.cause.Load()}
-}
-
-// Stop makes the group take no new child, as the end of the caller's ctx
-// does for a Scope with [Grace]: the children waiting for a slot, and
-// those spawned from now on, never start (they are counted in
-// CallError.NotStarted, and their tasks fail with [context.Canceled]); the
-// children running go on, and with Grace they see [Stopping] closed. It is
-// for a body whose source of work has ended, an accept loop that closed.
-// Stop does not cancel anything; Scope returns as always, once the body
-// and the running children have returned.
-func (g *Group) Stop() {
-	if g == nil {
-		nilArg("Group.Stop", "g")
-	}
-	g.ready()
-	g.c.halt()
-	g.cancelQueue()
-}
-
 // backlog is the number of children waiting for a slot, for the probes'
 // Stop of a Scope with Grace.
 func (g *Group) backlog() int {
@@ -264,10 +143,14 @@ func (g *Group) cancelQueue() {
 	r := g.refusal()
 	g.mu.Lock()
 	g.wakeBlocked() // BlockAtLimit: the spawners blocked at the limit see the refusal
+	round := g.round
 	g.mu.Unlock()
 	for {
 		g.mu.Lock()
-		c := g.dequeue()
+		var c child
+		if g.round == round { // the last child refused may end the round, and a call begin the next
+			c = g.dequeue()
+		}
 		if c != nil {
 			c.links().waiting = taken
 		}

@@ -1,0 +1,231 @@
+package task
+
+import (
+	"context"
+
+	"github.com/tasktuple/task/internal/probe"
+)
+
+// A child is a task spawned into a group.
+type child interface {
+	links() *node
+	task() *core
+	start(g *Group, slot bool, w *probe.Worker) bool // runs the function on the calling goroutine (in w, if not nil), ends the child and counts it out; false on a Goexit
+	cancel(g *Group, err error)                      // completes the child, never started, with err; with g, listed as canceled
+}
+
+// node is the part of a child that the group links.
+type node struct {
+	extra             // the task's (see core.x); child is the child itself
+	g       *Group    // the group of the child
+	next    *node     // the next in the queue; guarded by g.mu
+	index   int       // spawn order, from 0
+	stop    stopKind  // own, stopCall or stopCtx: set before the task completes
+	waiting waitState // guarded by g.mu
+}
+
+func (n *node) links() *node { return n }
+
+// childTask is a child of type T: its task, its function and its links,
+// in one allocation.
+type childTask[T any] struct {
+	node
+	Task[T]
+	fn func(context.Context) (T, error)
+}
+
+func (c *childTask[T]) task() *core { return &c.core }
+
+// start runs the function of c, ends c and counts it out. slot says
+// whether c holds a slot of a limited group, which it frees before its
+// task completes, so that a TrySpawn that sees the task completed finds
+// the slot free. It reports whether the function returned; if it called
+// runtime.Goexit, it does not, and, as this goroutine unwinds, the waiting
+// children start on another.
+func (c *childTask[T]) start(g *Group, slot bool, w *probe.Worker) (returned bool) {
+	var v T
+	var o outcome
+	defer func() {
+		c.end(g, v, &o, slot)
+		g.leave()
+		returned = o.state != exited
+		if !returned && slot {
+			g.runQueued()
+		}
+	}()
+	invokeIn(w, g.ctx, site{g.at(), c.index}, c.fn, &v, &o)
+	return
+}
+
+// end completes the task of c with v and o, and applies the rules
+// (childEnded) unless the child succeeded.
+func (c *childTask[T]) end(g *Group, v T, o *outcome, slot bool) {
+	if o.state == succeeded {
+		if slot {
+			g.releaseSlot()
+		}
+		c.succeed(v)
+		return
+	}
+	g.childEnded(c.index, o, slot, func() {
+		c.stop = o.stop
+		c.complete(v, *o)
+	}, c)
+}
+
+// childEnded applies the rules to the end of child i, which did not
+// succeed but ended with o (a success only frees its slot and completes,
+// in its caller): it frees the child's slot (if slot), then completes its
+// task (complete), then cancels the group and the children waiting for a
+// slot unless it keeps going, and keeps the outcome for the report (c is
+// the child, or nil for a child of Group.Go, which has no task). The task
+// is completed before the group is canceled, so that a waiter gets the
+// failure itself, not the cancellation it causes (a completed task wins
+// over a done ctx).
+func (g *Group) childEnded(i int, o *outcome, slot bool, complete func(), c child) {
+	g.c.classify(o)
+	g.c.noteFirst(i, o)
+	g.watchPanic(o)
+	failFast := g.c.failsFast(o)
+	if failFast {
+		g.noteCause(i, o)
+	}
+	if slot {
+		g.releaseSlot()
+	}
+	if complete != nil {
+		complete()
+	}
+	if failFast {
+		g.c.fail(g.cause.Load()) // trigger's rule, with the cause given to the refused
+	}
+	if c != nil {
+		g.addEnded(c)
+	} else {
+		g.addEndedFunc(i, *o)
+	}
+	if g.refusal() != admitted {
+		g.cancelQueue()
+	}
+}
+
+// noteCause publishes the failure of child i as the cause of the group's
+// coming cancellation. A waiter woken by the task's completion must not
+// start a queued child before the group is canceled: from here on no child
+// starts, and a child refused before the cancellation is given the cause
+// the cancellation will carry (failedError).
+//
+// It is out of line on purpose: a report is over 400 bytes, and in
+// childEnded's frame it made every child's goroutine outgrow its first
+// stack, on the success path too (a copy of the stack per child; see
+// TestChildFrames).
+//
+//go:noinline
+func (g *Group) noteCause(i int, o *outcome) {
+	r := g.c.report()
+	if g.cause.CompareAndSwap(nil, r.at(i, o.err)) {
+		g.c.setFlag(flagFailing)
+	}
+}
+
+// cancel completes the task of c, which never started, with err; with g,
+// as a cancellation the scope caused, listed in CallError.Canceled.
+func (c *childTask[T]) cancel(g *Group, err error) {
+	c.stop = stopCall
+	c.complete(*new(T), outcome{state: failed, err: err, stop: stopCall})
+	if g != nil {
+		g.addEnded(c)
+	}
+}
+
+// addEnded records a child that did not succeed.
+func (g *Group) addEnded(c child) {
+	g.mu.Lock()
+	g.ended = append(g.ended, c)
+	g.mu.Unlock()
+}
+
+// addEndedFunc records a child of Group.Go that did not succeed.
+func (g *Group) addEndedFunc(i int, o outcome) {
+	g.mu.Lock()
+	g.endedFuncs = append(g.endedFuncs, endedCall{i, o})
+	g.mu.Unlock()
+}
+
+// goOpen runs child i of Group.Go started with no slot, in an open group
+// (see Group.open): callGo without the slot and the queue. invokeErr
+// records how the child ended; the deferred end runs on a Goexit too.
+func (g *Group) goOpen(fn func(context.Context) error, i int) {
+	var o outcome
+	defer g.openEnded(i, &o)
+	invokeErr(g.ctx, site{g.at(), i}, fn, &o)
+}
+
+// openEnded ends child i of goOpen, which ended with o, and counts it out.
+func (g *Group) openEnded(i int, o *outcome) {
+	if o.state != succeeded {
+		g.childEnded(i, o, false, nil, nil)
+	}
+	g.leave()
+}
+
+// goFunc runs child i of Group.Go, which holds a slot if the group is
+// limited, then the waiting children, on this goroutine (see Group.run).
+// It is not generic.
+func (g *Group) goFunc(fn func(context.Context) error, i int) {
+	slot := g.limit.Load() > 0
+	w, t := g.worker(slot)
+	if w != nil {
+		defer t.Free(w)
+	}
+	if g.callGo(fn, i, slot, w) && slot {
+		if next := g.nextQueued(); next != nil {
+			g.runIn(next, slot, w)
+		}
+	}
+}
+
+// callGo runs child i of Group.Go, ends it and counts it out. It reports
+// whether it returned; if the child called runtime.Goexit, it does not,
+// and, as this goroutine unwinds, the waiting children start on another.
+func (g *Group) callGo(fn func(context.Context) error, i int, slot bool, w *probe.Worker) (returned bool) {
+	var o outcome
+	defer func() {
+		if o.state != succeeded {
+			g.childEnded(i, &o, slot, nil, nil)
+		} else if slot {
+			g.releaseSlot()
+		}
+		g.leave()
+		returned = o.state != exited
+		if !returned && slot {
+			g.runQueued()
+		}
+	}()
+	invokeErrIn(w, g.ctx, site{g.at(), i}, fn, &o)
+	return
+}
+
+// A funcChild is a child of Group.Go waiting for a slot.
+type funcChild struct {
+	node
+	fn func(context.Context) error
+}
+
+func newFuncChild(g *Group, i int, fn func(context.Context) error) *funcChild {
+	c := &funcChild{fn: fn}
+	c.g, c.index, c.child = g, i, c
+	return c
+}
+
+func (c *funcChild) task() *core { return nil }
+
+func (c *funcChild) start(g *Group, slot bool, w *probe.Worker) bool {
+	return g.callGo(c.fn, c.index, slot, w)
+}
+
+func (c *funcChild) cancel(g *Group, err error) {
+	if g != nil {
+		g.addEndedFunc(c.index, outcome{state: failed, err: err, stop: stopCall})
+	}
+}
