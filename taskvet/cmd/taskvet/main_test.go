@@ -130,7 +130,7 @@ func syncModule(t *testing.T) (version, sums string, goEnv []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goEnv = []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=" + u, "GONOPROXY=none", "GOSUMDB=off"}
+	goEnv = []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=" + u, "GOSUMDB=off"}
 	return strings.Fields(lines[0])[1], strings.Join(lines, "\n") + "\n", goEnv
 }
 

@@ -27,7 +27,7 @@ func goCmd(t *testing.T, dir, proxy string, args ...string) *exec.Cmd {
 	}
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-modcacherw", "GOPROXY="+u, "GONOPROXY=none", "GOSUMDB=off",
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-modcacherw", "GOPROXY="+u, "GOSUMDB=off",
 		"GOMODCACHE="+t.TempDir())
 	return cmd
 }
