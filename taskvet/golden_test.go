@@ -1,12 +1,13 @@
 package taskvet_test
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tasktuple/task/taskvet/internal/modproxy"
 )
 
 // TestGoldenCompiles builds the fixed code of every .golden file in a
@@ -26,7 +27,11 @@ func TestGoldenCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	syncVersion, sums := syncModule(t)
+	syncVersion, sums, goEnv := syncModule(t)
+	for _, kv := range goEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
 	// The fake testify has no real counterpart here: a module of its own.
 	gomod := "module example.com/golden\n\ngo 1.26\n\n" +
 		"require (\n\tgithub.com/tasktuple/task v0.0.0\n\tgolang.org/x/sync " + syncVersion + "\n\tgithub.com/stretchr/testify v0.0.0\n)\n\n" +
@@ -213,27 +218,25 @@ func TestWraps(t *testing.T) {
 	}
 }
 
-// syncModule returns the version of golang.org/x/sync that this module
-// uses, and its lines of go.sum.
-func syncModule(t *testing.T) (string, string) {
-	f, err := os.Open("go.sum")
+// syncModule serves golang.org/x/sync, every file as testdata/mod holds it,
+// from a module proxy of the test's own, and returns its version, its lines
+// of go.sum, and the variables of a go command that takes modules from that
+// proxy alone: nothing comes from the network, and what the module cache
+// holds does not matter (what the proxy serves is the real module, which
+// the go command may keep in the cache).
+func syncModule(t *testing.T) (version, sums string, goEnv []string) {
+	t.Helper()
+	proxy := t.TempDir()
+	lines, err := modproxy.AddTxtar(proxy, filepath.Join(".", "testdata", "mod", "golang.org_x_sync_v0.24.0.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var version, sums string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 3 && fields[0] == "golang.org/x/sync" {
-			sums += sc.Text() + "\n"
-			version = strings.TrimSuffix(fields[1], "/go.mod")
-		}
+	u, err := modproxy.URL(proxy)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if version == "" {
-		t.Fatal("golang.org/x/sync is not in go.sum")
-	}
-	return version, sums
+	goEnv = []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=" + u, "GOSUMDB=off"}
+	return strings.Fields(lines[0])[1], strings.Join(lines, "\n") + "\n", goEnv
 }
 
 func write(t *testing.T, name, data string) {

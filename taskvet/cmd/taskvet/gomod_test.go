@@ -63,10 +63,11 @@ func TestTidySyncOtherPlatform(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go mod why and go build")
 	}
-	version, sums := syncModule(t)
-	t.Setenv("GOWORK", "off")
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOFLAGS", "-mod=mod")
+	version, sums, goEnv := syncModule(t)
+	for _, kv := range goEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
 	for _, tc := range []struct {
 		name, windows, want string
 	}{

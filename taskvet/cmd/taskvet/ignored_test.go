@@ -148,7 +148,7 @@ func TestFixOtherPlatform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	version, sums := syncModule(t)
+	version, sums, goEnv := syncModule(t)
 	for _, gen := range []bool{false, true} {
 		t.Run(map[bool]string{false: "platforms", true: "ignore"}[gen], func(t *testing.T) {
 			dir := t.TempDir()
@@ -161,7 +161,7 @@ func TestFixOtherPlatform(t *testing.T) {
 			if gen {
 				write(t, filepath.Join(dir, "gen.go"), genSrc)
 			}
-			env := append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+			env := append(os.Environ(), goEnv...)
 			cmd := exec.Command(bin, "-fix", "./...")
 			cmd.Dir = dir
 			cmd.Env = env

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tasktuple/task/taskvet/internal/modproxy"
 )
 
 // TestFixExitStatus runs taskvet -fix on a module with sites that have a
@@ -26,7 +27,7 @@ func TestFixExitStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	version, sums := syncModule(t)
+	version, sums, goEnv := syncModule(t)
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "go.mod"), "module example.com/fixdemo\n\ngo 1.26\n\n"+
 		"require (\n\tgithub.com/tasktuple/task v0.0.0\n\tgolang.org/x/sync "+version+"\n)\n\n"+
@@ -85,7 +86,7 @@ func (p *pool) wait() error { return p.g.Wait() }
 `)
 	cmd := exec.Command(bin, "-fix", "./...")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), goEnv...)
 	out, err := cmd.CombinedOutput()
 	exit, ok := err.(*exec.ExitError)
 	if !ok || exit.ExitCode() != 3 {
@@ -112,27 +113,25 @@ func (p *pool) wait() error { return p.g.Wait() }
 	}
 }
 
-// syncModule returns the version of golang.org/x/sync that taskvet uses,
-// and its lines of go.sum.
-func syncModule(t *testing.T) (string, string) {
-	f, err := os.Open("../../go.sum")
+// syncModule serves golang.org/x/sync, every file as testdata/mod holds it,
+// from a module proxy of the test's own, and returns its version, its lines
+// of go.sum, and the variables of a go command that takes modules from that
+// proxy alone: nothing comes from the network, and what the module cache
+// holds does not matter (what the proxy serves is the real module, which
+// the go command may keep in the cache).
+func syncModule(t *testing.T) (version, sums string, goEnv []string) {
+	t.Helper()
+	proxy := t.TempDir()
+	lines, err := modproxy.AddTxtar(proxy, filepath.Join("..", "..", "testdata", "mod", "golang.org_x_sync_v0.24.0.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var version, sums string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 3 && fields[0] == "golang.org/x/sync" {
-			sums += sc.Text() + "\n"
-			version = strings.TrimSuffix(fields[1], "/go.mod")
-		}
+	u, err := modproxy.URL(proxy)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if version == "" {
-		t.Fatal("golang.org/x/sync is not in go.sum")
-	}
-	return version, sums
+	goEnv = []string{"GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=" + u, "GOSUMDB=off"}
+	return strings.Fields(lines[0])[1], strings.Join(lines, "\n") + "\n", goEnv
 }
 
 func write(t *testing.T, name, data string) {

@@ -33,7 +33,8 @@ func all(ctx context.Context, xs []int) error {
 // require github.com/tasktuple/task: with a replace of it in go.mod, taskvet
 // adds the requirement as go mod tidy writes it, and the check after the
 // fix loads the packages (no "analysis skipped"); without one, and no way
-// to fetch it (GOPROXY=off), it prints the one line to run and exits 1.
+// to fetch it (the test's module proxy has only golang.org/x/sync), it
+// prints the one line to run and exits 1.
 func TestFixAddsRequirement(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds taskvet and a module")
@@ -47,7 +48,7 @@ func TestFixAddsRequirement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	version, sums := syncModule(t)
+	version, sums, goEnv := syncModule(t)
 	for _, tc := range []struct {
 		name    string
 		replace bool
@@ -64,7 +65,7 @@ func TestFixAddsRequirement(t *testing.T) {
 			write(t, filepath.Join(dir, "demo.go"), requireDemo)
 			cmd := exec.Command(bin, "-fix", "./...")
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+			cmd.Env = append(os.Environ(), goEnv...)
 			out, err := cmd.CombinedOutput()
 			if strings.Contains(string(out), "analysis skipped") || strings.Contains(string(out), "no required module provides") {
 				t.Errorf("taskvet -fix printed the loader's errors:\n%s", out)
