@@ -36,6 +36,10 @@ type childTask[T any] struct {
 
 func (c *childTask[T]) task() *core { return &c.core }
 
+// goRun runs c in the goroutine Spawn starts (see Group.run): a go
+// statement that holds c alone.
+func (c *childTask[T]) goRun() { c.g.run(c) }
+
 // start runs the function of c, ends c and counts it out. slot says
 // whether c holds a slot of a limited group, which it frees before its
 // task completes, so that a TrySpawn that sees the task completed finds

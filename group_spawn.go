@@ -89,7 +89,7 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	}
 	c.index = int(n)
 	if g.openQuiet() || g.open() || g.admit(false, func() child { return c }) {
-		go g.run(c)
+		go c.goRun()
 	}
 	return &c.Task
 }
@@ -125,7 +125,7 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 	}
 	c.index = int(n)
 	if g.admit(true, func() child { return c }) {
-		go g.run(c)
+		go c.goRun()
 	}
 	return &c.Task, true
 }
