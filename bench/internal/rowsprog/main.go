@@ -26,9 +26,10 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// A row is one line of the table: the library's side and its peer's.
+// A row is one line of the table: the library's side and its peer's, and
+// for some the floor (-side floor): what an expert writes by hand.
 type row struct {
-	task, peer func(ctx context.Context)
+	task, peer, floor func(ctx context.Context)
 }
 
 var sink int
@@ -67,6 +68,36 @@ func errgroupCtx(n int) func(context.Context) {
 		}
 		if g.Wait() != nil {
 			panic("failed")
+		}
+	}
+}
+
+// floorGroup is NewGroup's loop by hand: one struct, a goroutine per
+// input, a WaitGroup; the first error kept under a mutex.
+func floorGroup(n int) func(context.Context) {
+	in := ints(n)
+	return func(ctx context.Context) {
+		s := &struct {
+			wg  sync.WaitGroup
+			mu  sync.Mutex
+			err error
+		}{}
+		s.wg.Add(len(in))
+		for _, x := range in {
+			go func() {
+				defer s.wg.Done()
+				if err := nop(ctx, x); err != nil {
+					s.mu.Lock()
+					if s.err == nil {
+						s.err = err
+					}
+					s.mu.Unlock()
+				}
+			}()
+		}
+		s.wg.Wait()
+		if s.err != nil {
+			panic(s.err)
 		}
 	}
 }
@@ -212,20 +243,20 @@ func mapSeq(n, limit int) func(context.Context) {
 }
 
 var rows = map[string]row{
-	"newgroup16":   {newGroup(16), errgroupCtx(16)},
-	"newgroup1000": {newGroup(1000), errgroupCtx(1000)},
-	"scopego16":    {scopeGo(16), errgroupCtx(16)},
-	"spawn16":      {scopeSpawn(16), errgroupGather(16)},
-	"spawn1000":    {scopeSpawn(1000), errgroupGather(1000)},
-	"run2":         {run2, floor2},
-	"run16":        {run16, errgroup16},
-	"foreach1000":  {forEach(1000, 8), mapSlice(1000, 8)},
-	"mapseq1000":   {mapSeq(1000, 8), mapSlice(1000, 8)},
+	"newgroup16":   {newGroup(16), errgroupCtx(16), floorGroup(16)},
+	"newgroup1000": {newGroup(1000), errgroupCtx(1000), floorGroup(1000)},
+	"scopego16":    {scopeGo(16), errgroupCtx(16), floorGroup(16)},
+	"spawn16":      {scopeSpawn(16), errgroupGather(16), nil},
+	"spawn1000":    {scopeSpawn(1000), errgroupGather(1000), nil},
+	"run2":         {run2, floor2, floor2},
+	"run16":        {run16, errgroup16, nil},
+	"foreach1000":  {forEach(1000, 8), mapSlice(1000, 8), nil},
+	"mapseq1000":   {mapSeq(1000, 8), mapSlice(1000, 8), nil},
 }
 
 func main() {
 	name := flag.String("row", "", "the row")
-	side := flag.String("side", "task", "task or peer")
+	side := flag.String("side", "task", "task, peer, or floor")
 	n := flag.Int("n", 1000, "operations")
 	mem := flag.Bool("mem", false, "print the allocations and bytes per operation")
 	memprofile := flag.String("memprofile", "", "write an allocation profile of every allocation to this file")
@@ -239,8 +270,15 @@ func main() {
 		os.Exit(2)
 	}
 	f := r.task
-	if *side == "peer" {
+	switch *side {
+	case "peer":
 		f = r.peer
+	case "floor":
+		f = r.floor
+	}
+	if f == nil {
+		fmt.Fprintf(os.Stderr, "rowsprog: row %s has no side %s\n", *name, *side)
+		os.Exit(2)
 	}
 	ctx := context.Background()
 	f(ctx) // once before counting: the lazy set-ups of the runtime and the library
