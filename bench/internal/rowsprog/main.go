@@ -32,6 +32,7 @@ type row struct {
 	task, peer, floor func(ctx context.Context)
 }
 
+// sink keeps the results alive.
 var sink int
 
 func nop(context.Context, int) error { return nil }
@@ -288,6 +289,7 @@ func main() {
 		f(ctx)
 	}
 	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(sink)
 	if *mem {
 		fmt.Printf("%s %s: %.1f allocs/op %.0f B/op\n", *name, *side,
 			float64(after.Mallocs-before.Mallocs)/float64(*n), float64(after.TotalAlloc-before.TotalAlloc)/float64(*n))
