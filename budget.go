@@ -38,7 +38,7 @@ func MapWithin[In, Out any](ctx context.Context, budget time.Duration, inputs []
 		nilArg("MapWithin", "fn")
 	}
 	limit = checkLimit("MapWithin", limit)
-	out, err = mapN(kindMapWithin, ctx, inputs, limit, fn, options("MapWithin", famForEach, opts)|settled, &left, budget)
+	out, err = mapN(kindMapWithin, ctx, inputs, limit, fn, nil, options("MapWithin", famForEach, opts)|settled, &left, budget)
 	return out, left, err
 }
 

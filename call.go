@@ -26,7 +26,7 @@ type call struct {
 	opts   uint8         // the options' flags (KeepGoing, Settled, ...); Grace's period is in gr
 	flags  atomic.Uint32 // flagReady, flagFailed, flagHalted: set once each, never cleared
 
-	mu     sync.Mutex // guards child, cancel and first
+	mu     sync.Mutex // guards child, cancel and first (and a Map's list of failures)
 	child  context.Context
 	cancel context.CancelCauseFunc
 	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns

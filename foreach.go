@@ -27,7 +27,7 @@ func ForEach[In any](ctx context.Context, inputs []In, limit int, fn func(contex
 		nilArg("ForEach", "fn")
 	}
 	limit = checkLimit("ForEach", limit)
-	_, err := mapN(kindForEach, ctx, inputs, limit, dropValue(fn), options("ForEach", famForEach, opts), nil, 0)
+	_, err := mapN(kindForEach, ctx, inputs, limit, dropValue(fn), fn, options("ForEach", famForEach, opts), nil, 0)
 	return err
 }
 

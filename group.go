@@ -22,48 +22,38 @@ import (
 // Wait, in rounds, as errgroup's: the rule is in [Group.Wait].
 type Group struct {
 	// Read by every child and every spawn, written seldom (at the start,
-	// on a failure or a stop): apart from the counters below, which every
-	// spawn and every child's end write, so that reading them does not
-	// wait for those lines to come back from another core.
+	// on a failure or a stop). The counters below, which every spawn and
+	// every child's end write, are each at least 64 bytes (a cache line
+	// on the machines Go runs on most) from these and from each other,
+	// so that reading these does not wait for a line to come back from
+	// another core, and a spawn and a child's end do not take a line
+	// from each other. What lies between them is written only off the
+	// success path, or once a call: it costs no bytes a pad would not
+	// (TestGroupLayout).
 	c          call                          // the context, fail-fast and the outcome rules, as for RunN
-	body       outcome                       // the body's; written by Scope's goroutine
 	limit      atomic.Int64                  // at most this many running; 0: no limit. Set before any Spawn
 	parentDone <-chan struct{}               // the caller's ctx's Done, for open
 	ctx        context.Context               // the children's context: c.ctx(), set by init
 	quiet      atomic.Bool                   // no limit, no parentDone and no outer call: open looks no further than the flags
 	made       atomic.Bool                   // the round takes children: set by init and reset, cleared by keep (see readyToSpawn)
-	notStarted atomic.Int64                  // children refused by a stop
-	skipped    atomic.Int64                  // children refused after a failure
 	cause      atomic.Pointer[PositionError] // the failure of the first child that failed: fail-fast is under way (flagFailing)
-	groupWait                                // a Group's (not a Scope's): the state of Wait and of the rounds
+
+	groupWait // a Group's (not a Scope's): the state of Wait and of the rounds
 
 	// The count of children: spawned, on the spawners' line, and
-	// returned, on the children's, so that a spawn and a child's end do
-	// not take a line from each other (see enter and leave).
-	_        cacheLinePad
+	// returned, on the children's (see enter and leave).
 	returned atomic.Int64   // children returned or refused, plus releasedBit once the body (or Wait) let go: every child's end
 	done     sync.WaitGroup // 1 until the group (a Group's round) is over: no channel to allocate
-	_        cacheLinePad
-	spawned  atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over (see enterNext): every spawn
-	_        cacheLinePad
 
-	mu         sync.Mutex    // guards the fields below
-	running    int64         // children holding a slot, in a limited group
-	queued     int64         // children waiting for a slot
-	queue      *node         // spawned at the limit, in spawn order: waiting, or taken by a wait
-	queueEnd   *node         // the last of the queue
-	ended      []child       // the children that did not succeed, in the order they ended
-	left       []int         // the children refused (never started), in the order they were
-	endedFuncs []endedCall   // the same, for the children of Group.Go
-	queueTold  bool          // a probe.Tracker has the queue (see enqueue)
-	slotFree   chan struct{} // BlockAtLimit: a wake for a spawner blocked at the limit (see wakeBlocked)
-	blocked    int           // BlockAtLimit: spawners waiting on slotFree
+	body       outcome      // the body's; written by Scope's goroutine once it returns
+	notStarted atomic.Int64 // children refused by a stop
+	skipped    atomic.Int64 // children refused after a failure
+	mu         sync.Mutex   // guards lim, ends, and groupWait's fields that say so
+	ends       *groupEnds   // the children that did not succeed or were refused; nil until one
+	lim        groupLimit   // with a limit: the slots and the queue
+
+	spawned atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over (see enterNext): every spawn
 }
-
-// A cacheLinePad keeps the fields around it on cache lines of their own
-// (64 bytes on the machines Go runs on most), so that a core writing one
-// does not take from the others the line of those they read.
-type cacheLinePad struct{ _ [64]byte }
 
 // NewGroup returns a new Group and the context its children get:
 // errgroup's WithContext, with the rules of [Scope]. It is the form for a

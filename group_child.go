@@ -36,6 +36,10 @@ type childTask[T any] struct {
 
 func (c *childTask[T]) task() *core { return &c.core }
 
+// goRun runs c in the goroutine Spawn starts (see Group.run): a go
+// statement that holds c alone.
+func (c *childTask[T]) goRun() { c.g.run(c) }
+
 // start runs the function of c, ends c and counts it out. slot says
 // whether c holds a slot of a limited group, which it frees before its
 // task completes, so that a TrySpawn that sees the task completed finds
@@ -138,17 +142,37 @@ func (c *childTask[T]) cancel(g *Group, err error) {
 	}
 }
 
+// A groupEnds lists the children of a round that did not succeed, or were
+// refused, for Wait's or Scope's report: made by the first of them, so
+// that a round whose children all succeed has none. Guarded by Group.mu
+// until the group is over.
+type groupEnds struct {
+	ended      []child     // the children that did not succeed, in the order they ended
+	left       []int       // the children refused (never started), in the order they were
+	endedFuncs []endedCall // the same as ended, for the children of Group.Go
+}
+
+// endsLocked returns the round's list of ends, making it; g.mu is held.
+func (g *Group) endsLocked() *groupEnds {
+	if g.ends == nil {
+		g.ends = new(groupEnds)
+	}
+	return g.ends
+}
+
 // addEnded records a child that did not succeed.
 func (g *Group) addEnded(c child) {
 	g.mu.Lock()
-	g.ended = append(g.ended, c)
+	e := g.endsLocked()
+	e.ended = append(e.ended, c)
 	g.mu.Unlock()
 }
 
 // addEndedFunc records a child of Group.Go that did not succeed.
 func (g *Group) addEndedFunc(i int, o outcome) {
 	g.mu.Lock()
-	g.endedFuncs = append(g.endedFuncs, endedCall{i, o})
+	e := g.endsLocked()
+	e.endedFuncs = append(e.endedFuncs, endedCall{i, o})
 	g.mu.Unlock()
 }
 

@@ -8,6 +8,18 @@ import (
 // for one, a spawner blocked at the limit (BlockAtLimit), and the start of
 // a queued child by a wait.
 
+// A groupLimit is the state of a limited group's slots and queue; guarded
+// by Group.mu.
+type groupLimit struct {
+	running   int64         // children holding a slot
+	queued    int64         // children waiting for a slot
+	queue     *node         // spawned at the limit, in spawn order: waiting, or taken by a wait
+	queueEnd  *node         // the last of the queue
+	slotFree  chan struct{} // BlockAtLimit: a wake for a spawner blocked at the limit (see wakeBlocked)
+	blocked   int32         // BlockAtLimit: spawners waiting on slotFree
+	queueTold bool          // a probe.Tracker has the queue (see enqueue)
+}
+
 // SetLimit limits the group to n children running at once, as errgroup's
 // SetLimit; a negative n sets no limit. It panics if n is 0, or if a child
 // was started already in the round (see [Group.Wait]).
@@ -55,13 +67,13 @@ func (g *Group) SetLimit(n int) {
 func (g *Group) trySlot(name string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.running >= g.limit.Load() || g.queued > 0 {
+	if g.lim.running >= g.limit.Load() || g.lim.queued > 0 {
 		if g.isOver() && !g.hasRounds() { // never a Group's: an ended round runs and queues nothing
 			g.endedPanic(name)
 		}
 		return false
 	}
-	g.running++
+	g.lim.running++
 	return true
 }
 
@@ -72,26 +84,26 @@ func (g *Group) trySlot(name string) bool {
 // Grace). The caller holds mu; blockForSlot releases it. It waits on a
 // channel, so that a spawner in a synctest bubble is durably blocked.
 func (g *Group) blockForSlot(mk func() child) bool {
-	if g.slotFree == nil {
-		g.slotFree = make(chan struct{}, 1)
+	if g.lim.slotFree == nil {
+		g.lim.slotFree = make(chan struct{}, 1)
 	}
 	done := g.parentDone
 	if g.c.runsEverything() {
 		done = nil
 	}
-	for g.running >= g.limit.Load() {
+	for g.lim.running >= g.limit.Load() {
 		if g.refusal() != admitted {
 			break
 		}
-		g.blocked++
+		g.lim.blocked++
 		g.mu.Unlock()
 		select {
-		case <-g.slotFree:
+		case <-g.lim.slotFree:
 		case <-done:
 		case <-g.c.outer:
 		}
 		g.mu.Lock()
-		g.blocked--
+		g.lim.blocked--
 	}
 	if r := g.refusal(); r != admitted {
 		g.wakeBlocked() // the others are refused too
@@ -100,8 +112,8 @@ func (g *Group) blockForSlot(mk func() child) bool {
 		g.leave()
 		return false
 	}
-	g.running++
-	if g.running < g.limit.Load() {
+	g.lim.running++
+	if g.lim.running < g.limit.Load() {
 		g.wakeBlocked() // more than one slot freed
 	}
 	g.mu.Unlock()
@@ -112,9 +124,9 @@ func (g *Group) blockForSlot(mk func() child) bool {
 // again; each woken passes the wake on while slots are free or the group
 // refuses children. The caller holds mu.
 func (g *Group) wakeBlocked() {
-	if g.blocked > 0 {
+	if g.lim.blocked > 0 {
 		select {
-		case g.slotFree <- struct{}{}:
+		case g.lim.slotFree <- struct{}{}:
 		default: // a wake is pending already
 		}
 	}
@@ -125,7 +137,7 @@ func (g *Group) wakeBlocked() {
 func (g *Group) backlog() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return int(g.queued)
+	return int(g.lim.queued)
 }
 
 // A waitState says where a child of a limited group is in the queue.
@@ -167,15 +179,15 @@ func (g *Group) cancelQueue() {
 func (g *Group) enqueue(c child) {
 	n := c.links()
 	n.waiting = queued
-	if g.queueEnd == nil {
-		g.queue = n
+	if g.lim.queueEnd == nil {
+		g.lim.queue = n
 	} else {
-		g.queueEnd.next = n
+		g.lim.queueEnd.next = n
 	}
-	g.queueEnd = n
-	g.queued++
-	if !g.queueTold {
-		g.queueTold = true
+	g.lim.queueEnd = n
+	g.lim.queued++
+	if !g.lim.queueTold {
+		g.lim.queueTold = true
 		if t := probe.LoadTracker(); t != nil {
 			t.Queue(g.probeCtx(), (*queueView)(g))
 		}
@@ -185,8 +197,8 @@ func (g *Group) enqueue(c child) {
 // queueLeft takes the queue back from a probe.Tracker once none waits, so
 // that the Tracker holds no group nobody waits for; the caller holds mu.
 func (g *Group) queueLeft() {
-	if g.queued == 0 && g.queueTold {
-		g.queueTold = false
+	if g.lim.queued == 0 && g.lim.queueTold {
+		g.lim.queueTold = false
 		if t := probe.LoadTracker(); t != nil {
 			t.Queue(g.probeCtx(), nil)
 		}
@@ -203,7 +215,7 @@ func (q *queueView) Waiting(most int, yield func(arg string, i int, name string)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	listed := 0
-	for n := g.queue; n != nil && listed < most; n = n.next {
+	for n := g.lim.queue; n != nil && listed < most; n = n.next {
 		if n.waiting != queued {
 			continue
 		}
@@ -214,21 +226,21 @@ func (q *queueView) Waiting(most int, yield func(arg string, i int, name string)
 		yield("children", n.index, name)
 		listed++
 	}
-	return int(g.queued)
+	return int(g.lim.queued)
 }
 
 // dequeue takes the first child still waiting from the queue, or returns
 // nil; the caller holds mu. The children a wait took are dropped on the way.
 func (g *Group) dequeue() child {
-	for n := g.queue; n != nil; n = g.queue {
-		g.queue = n.next
+	for n := g.lim.queue; n != nil; n = g.lim.queue {
+		g.lim.queue = n.next
 		n.next = nil
-		if g.queue == nil {
-			g.queueEnd = nil
+		if g.lim.queue == nil {
+			g.lim.queueEnd = nil
 		}
 		if n.waiting == queued {
 			n.waiting = notQueued
-			g.queued--
+			g.lim.queued--
 			g.queueLeft()
 			return n.child
 		}
@@ -283,7 +295,7 @@ func (g *Group) runQueued() {
 // releaseSlot frees the slot of a child of a limited group.
 func (g *Group) releaseSlot() {
 	g.mu.Lock()
-	g.running--
+	g.lim.running--
 	g.wakeBlocked()
 	g.mu.Unlock()
 }
@@ -301,12 +313,12 @@ func (g *Group) nextQueued() child {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.running >= g.limit.Load() {
+	if g.lim.running >= g.limit.Load() {
 		return nil
 	}
 	c := g.dequeue()
 	if c != nil {
-		g.running++
+		g.lim.running++
 	}
 	return c
 }
@@ -328,7 +340,7 @@ func (g *Group) startWaited(c child) {
 		return
 	}
 	n.waiting = taken
-	g.queued--
+	g.lim.queued--
 	g.queueLeft()
 	g.mu.Unlock()
 	if r := g.refusal(); r != admitted {

@@ -36,7 +36,7 @@ func TestSpawnAtLimit(t *testing.T) {
 				}()
 				synctest.Wait()
 				g.mu.Lock()
-				queued := g.queued
+				queued := g.lim.queued
 				g.mu.Unlock()
 				select {
 				case <-returned:

@@ -108,8 +108,8 @@ func (g *Group) reset() {
 	g.notStarted.Store(0)
 	g.skipped.Store(0)
 	g.cause.Store(nil)
-	g.ended, g.left, g.endedFuncs = nil, nil, nil
-	g.queueTold = false
+	g.ends = nil
+	g.lim.queueTold = false
 	g.orphan.Store(nil)
 	g.later.Store(true)
 	g.c.flags.And(^(flagFailing | ^uint32(0)>>firstShift<<firstShift))

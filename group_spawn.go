@@ -89,7 +89,7 @@ func Spawn[T any](g *Group, fn func(context.Context) (T, error)) *Task[T] {
 	}
 	c.index = int(n)
 	if g.openQuiet() || g.open() || g.admit(false, func() child { return c }) {
-		go g.run(c)
+		go c.goRun()
 	}
 	return &c.Task
 }
@@ -125,7 +125,7 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 	}
 	c.index = int(n)
 	if g.admit(true, func() child { return c }) {
-		go g.run(c)
+		go c.goRun()
 	}
 	return &c.Task, true
 }
@@ -212,7 +212,7 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 	}
 	if !hasSlot && g.limit.Load() > 0 {
 		g.mu.Lock()
-		if g.running >= g.limit.Load() || g.queued > 0 {
+		if g.lim.running >= g.limit.Load() || g.lim.queued > 0 {
 			if g.c.blocks() {
 				return g.blockForSlot(mk)
 			}
@@ -220,7 +220,7 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 			g.mu.Unlock()
 			return false
 		}
-		g.running++
+		g.lim.running++
 		g.mu.Unlock()
 	}
 	return true
@@ -274,7 +274,8 @@ func (g *Group) refusal() refusal {
 // [context.Canceled].
 func (g *Group) refuse(c child, r refusal) {
 	g.mu.Lock()
-	g.left = append(g.left, c.links().index)
+	e := g.endsLocked()
+	e.left = append(e.left, c.links().index)
 	g.mu.Unlock()
 	if r == refusedFailed {
 		g.skipped.Add(1)

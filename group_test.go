@@ -606,7 +606,7 @@ func TestBlockAtLimit(t *testing.T) {
 			t.Fatalf("%d Go calls returned at the limit of 2; want 2 (the third blocks)", n)
 		}
 		g.mu.Lock()
-		queued := g.queued
+		queued := g.lim.queued
 		g.mu.Unlock()
 		if queued != 0 {
 			t.Fatalf("%d children queued; want none", queued)

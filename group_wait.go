@@ -98,7 +98,7 @@ func (g *Group) waitNext() *waited {
 // none was refused: with the body's success for a Scope, there is nothing
 // to collect.
 func (g *Group) succeeded() bool {
-	return len(g.ended) == 0 && len(g.endedFuncs) == 0 && g.notStarted.Load() == 0 && g.skipped.Load() == 0
+	return g.ends == nil && g.notStarted.Load() == 0 && g.skipped.Load() == 0
 }
 
 // A waited is the outcome of a Group's Wait, for every call of it, unless
@@ -141,8 +141,12 @@ func (g *Group) collect() (report, error) {
 			received = occurrences(body.err)
 		}
 	}
-	slices.SortFunc(g.ended, func(a, b child) int { return a.links().index - b.links().index })
-	for _, c := range g.ended {
+	var ends groupEnds
+	if g.ends != nil {
+		ends = *g.ends
+	}
+	slices.SortFunc(ends.ended, func(a, b child) int { return a.links().index - b.links().index })
+	for _, c := range ends.ended {
 		n, t := c.links(), c.task()
 		o := t.outcome()
 		o.stop = n.stop
@@ -162,12 +166,12 @@ func (g *Group) collect() (report, error) {
 		}
 		f.add(n.index, o, pe(n.index))
 	}
-	for _, e := range g.endedFuncs {
+	for _, e := range ends.endedFuncs {
 		f.add(e.i, e.o, pe(e.i))
 	}
 	err := f.err(g.c.parent)
 	if ns, sk := g.notStarted.Load(), g.skipped.Load(); ns > 0 || sk > 0 {
-		slices.Sort(g.left)
+		slices.Sort(ends.left)
 		if ns > 0 {
 			err = g.c.notStarted(err, int(ns), span{}, true)
 		}
@@ -175,7 +179,7 @@ func (g *Group) collect() (report, error) {
 			err = g.c.notStarted(err, int(sk), span{}, false)
 		}
 		ce := err.(*CallError)
-		for _, i := range g.left {
+		for _, i := range ends.left {
 			if n := len(ce.left); n > 0 && ce.left[n-1].to == i {
 				ce.left[n-1].to++
 			} else {
@@ -204,8 +208,8 @@ func (g *Group) watchPanic(o *outcome) {
 // groupWait is the state of a Group's Wait and rounds.
 type groupWait struct {
 	waiting   atomic.Bool                 // the round's first Wait was called
-	orphan    atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
 	later     atomic.Bool                 // a round after the first (see reset)
+	orphan    atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
 	site      *call                       // in a later round, with probes installed: the round's call, as the probes know it; written by reset
 	callerCtx context.Context             // NewGroup's ctx, or the zero Group's: the parent of a later round's call for the probes; nil for a Scope's group
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,7 +27,7 @@ func Map[In, Out any](ctx context.Context, inputs []In, limit int, fn func(conte
 		nilArg("Map", "fn")
 	}
 	limit = checkLimit("Map", limit)
-	return mapN(kindMap, ctx, inputs, limit, fn, options("Map", famMap, opts), nil, 0)
+	return mapN(kindMap, ctx, inputs, limit, fn, nil, options("Map", famMap, opts), nil, 0)
 }
 
 // noLimit is a limit that limits nothing: what a negative limit means.
@@ -49,7 +48,7 @@ func checkLimit(name string, limit int) int {
 // mapN is Map, named after the call of kind. With left, it is MapWithin:
 // the call runs under a budget (its ctx is a budgetCtx), whose end is not
 // a failure: see budgetLeft.
-func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), o optSet, left *[]int, budget time.Duration) ([]Out, error) {
+func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit int, fn func(context.Context, In) (Out, error), each func(context.Context, In) error, o optSet, left *[]int, budget time.Duration) ([]Out, error) {
 	out := make([]Out, len(inputs))
 	if len(inputs) == 0 {
 		return out, nil
@@ -58,7 +57,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 	var b *budgetCtx
 	workers := min(limit, len(inputs))
 	if left == nil {
-		s = &mapping[In, Out]{in: inputs, fn: fn, out: out}
+		s = &mapping[In, Out]{in: inputs, fn: fn, each: each, out: out}
 	} else {
 		// MapWithin: the budget in the same allocation.
 		w := &struct {
@@ -117,11 +116,11 @@ type mapping[In, Out any] struct {
 	call
 	in   []In
 	fn   func(context.Context, In) (Out, error)
+	each func(context.Context, In) error // ForEach's function, which fn wraps: called directly where no probe is told
 	out  []Out
 	next atomic.Int64 // the next input to take
 
-	emu         sync.Mutex
-	notOK       []endedCall // the calls that did not succeed, in the order they ended; guarded by emu
+	notOK       []endedCall // the calls that did not succeed, in the order they ended; guarded by call.mu
 	stopped     atomic.Bool // a worker stopped taking inputs because the call stopped
 	failedFirst atomic.Bool // a failure came before any stop
 }
@@ -213,6 +212,10 @@ func (s *mapping[In, Out]) callAt(i int, w *probe.Worker) {
 		invokeFn(w.Ctx, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &o)
 		return
 	}
+	if s.each != nil {
+		invokeErr(s.ctx(), site{&s.call, i}, func(ctx context.Context) error { return s.each(ctx, in) }, &o)
+		return
+	}
 	invoke(s.ctx(), site{&s.call, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &o)
 }
 
@@ -227,8 +230,8 @@ func (s *mapping[In, Out]) end(i int, o *outcome, w *probe.Worker) {
 		if s.leftBy(s.call.stopping()) == refusedFailed {
 			s.failedFirst.Store(true)
 		}
-		s.emu.Lock()
+		s.mu.Lock()
 		s.notOK = append(s.notOK, endedCall{i, *o})
-		s.emu.Unlock()
+		s.mu.Unlock()
 	}
 }

@@ -5,6 +5,8 @@
 // The guard compiles the same guard_test.go against the baseline commit and
 // against the working tree, so the file uses only the standard library and
 // the API of package task that existed at commit a1ba8fa (docs/api.txt at
-// that commit). Moving the baseline past a1ba8fa is what allows a newer
-// name here.
+// that commit), the oldest commit the guard is run against. group_test.go
+// needs NewGroup and Group.Wait: the guard builds it only when both sides
+// declare NewGroup, and otherwise builds both with the tag guard_a1ba8fa,
+// which puts older_test.go's empty benchNewer in its place.
 package guard

@@ -221,6 +221,10 @@ func BenchmarkGuard(b *testing.B) {
 			})
 		}
 	}
+
+	// The benchmarks of an API newer than a1ba8fa's (group_test.go), when
+	// both sides have it.
+	benchNewer(b, ctx)
 }
 
 // ints returns the inputs 0 to n-1.

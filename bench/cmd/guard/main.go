@@ -104,8 +104,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (fired bo
 		again = " (the baseline again: -self)"
 	}
 	fmt.Fprintf(stdout, "guard: head %s%s\n", describe(ctx, root, head), again)
+	tags := ""
 	for _, s := range []*side{&base, &head} {
-		if err := s.build(ctx, root, tmp, stdout); err != nil {
+		if err := s.prepare(ctx, root, tmp); err != nil {
+			return false, err
+		}
+		newer, err := newerAPI(s.root)
+		if err != nil {
+			return false, err
+		}
+		if !newer && tags == "" {
+			tags = olderAPITag
+			fmt.Fprintf(stdout, "guard: the %s has no NewGroup: the benchmarks that need it are left out on both sides\n", s.name)
+		}
+	}
+	for _, s := range []*side{&base, &head} {
+		if err := s.build(ctx, tmp, tags, stdout); err != nil {
 			return false, err
 		}
 	}
