@@ -51,3 +51,7 @@ func TestErrgroupFixName(t *testing.T) {
 func TestErrgroupShapes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupshapes")
 }
+
+func TestErrgroupImport(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupimport")
+}

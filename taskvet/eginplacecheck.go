@@ -939,13 +939,15 @@ func (x *check) fix() {
 	zero, failFast, keep, all := false, false, false, false
 	for _, cr := range sorted {
 		pos := cr.cur.Node().Pos()
-		t := name(pos, taskPath, "task")
 		limited := x.block && x.limitedGroup(cr)
 		if cr.call == nil {
 			zero = true
 			if !limited {
-				continue
+				continue // the literal or declaration stays: nothing of task is named here
 			}
+		}
+		t := name(pos, taskPath, "task")
+		if cr.call == nil {
 			st := cr.cur.Node() // g := &errgroup.Group{}
 			if cr.decl != nil {
 				st = cr.decl // var g errgroup.Group
