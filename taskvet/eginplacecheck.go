@@ -26,6 +26,7 @@ type check struct {
 	hasWait   map[ast.Node]bool
 	limited   bool              // a SetLimit other than a negative constant
 	block     bool              // task.BlockAtLimit is needed
+	goCalls   int64             // how many Go calls, at most, where it is not
 	keepGoing map[*gcreate]bool // task.KeepGoing: nothing reads the derived context
 	rounds    bool              // a Go may follow a Wait of the zero Group: a new round
 	startAll  map[*gcreate]bool // task.StartAll: fail-fast is not exact
@@ -593,51 +594,75 @@ func (x *check) checkLimits() string {
 	if !x.limited {
 		return ""
 	}
-	// errgroup's Go blocks the spawner at the limit, task's queues the
-	// child: bounded only if the Go calls are, which a Go in a function
-	// that does not make the group first (a field's, in a method that each
-	// caller may call again) is not.
+	// errgroup's Go blocks the spawner at the limit, so that it never holds
+	// more children than the limit; task's queues the child. The group
+	// blocks at the limit too unless the number of Go calls is a small
+	// constant: a Go in a function that does not make the group first (a
+	// field's, in a method that each caller may call again) is not.
 	field := slices.ContainsFunc(x.c.vars, (*types.Var).IsField)
+	x.goCalls = 0
 	for _, e := range x.c.events {
 		goes := e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]
-		if goes && e.method != "TryGo" && (!x.bounded(e.cur) || field && !x.madeBefore(e)) {
-			x.block = true
+		if !goes || e.method == "TryGo" {
+			continue
 		}
+		n, ok := x.goCount(e.cur)
+		if !ok || field && !x.madeBefore(e) || x.goCalls+n > smallGoCalls {
+			x.block = true
+			continue
+		}
+		x.goCalls += n
 	}
 	return ""
 }
 
-// bounded reports whether the Go at cur runs a number of times that its
-// function's inputs bound: not in a child, a callback, a loop over a
-// channel or an iterator, or a loop without a counter.
-func (x *check) bounded(cur inspector.Cursor) bool {
+// smallGoCalls is the most Go calls a limited group may be given without
+// task.BlockAtLimit: task's queue then holds no more than these.
+const smallGoCalls = 64
+
+// goCount returns how many times the Go at cur runs, if a constant bounds
+// it: 1 out of any loop, the product of the lengths of the arrays and the
+// constant integers that the loops around it range over; ok is false
+// in a loop of any other kind, a child or a callback.
+func (x *check) goCount(cur inspector.Cursor) (n int64, ok bool) {
 	info := x.info()
+	n = 1
 	for c := range cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
-		switch n := c.Node().(type) {
+		switch l := c.Node().(type) {
 		case *ast.FuncDecl:
-			return true
+			return n, true
 		case *ast.FuncLit:
-			return n == x.root
+			return n, l == x.root
 		case *ast.ForStmt:
-			if n.Init == nil || n.Cond == nil || n.Post == nil {
-				return false
-			}
+			return 0, false
 		case *ast.RangeStmt:
-			if n.X == nil {
-				return false
+			if l.X == nil {
+				return 0, false
 			}
-			t := types.Unalias(info.TypeOf(n.X)).Underlying()
-			if p, ok := t.(*types.Pointer); ok {
-				t = p.Elem().Underlying()
+			var count int64 = -1
+			if tv := info.Types[l.X]; tv.Value != nil {
+				if v, exact := constant.Int64Val(constant.ToInt(tv.Value)); exact && v >= 0 {
+					count = v
+				}
+			} else {
+				t := types.Unalias(info.TypeOf(l.X)).Underlying()
+				if p, isPtr := t.(*types.Pointer); isPtr {
+					t = p.Elem().Underlying()
+				}
+				if a, isArray := t.(*types.Array); isArray {
+					count = a.Len()
+				}
 			}
-			switch t.(type) {
-			case *types.Slice, *types.Array, *types.Map, *types.Basic:
-			default:
-				return false // a channel, an iterator
+			if count < 0 || count > smallGoCalls {
+				return 0, false
+			}
+			n *= count
+			if n > smallGoCalls {
+				return 0, false
 			}
 		}
 	}
-	return true
+	return n, true
 }
 
 // checkCreates decides the options of each group made by WithContext:
@@ -1061,7 +1086,7 @@ func (x *check) fix() {
 	case x.block:
 		what = append(what, "at the limit Go blocks the caller, as errgroup's does (BlockAtLimit)")
 	case x.limited:
-		what = append(what, "at the limit Go queues the child rather than blocking the loop, which is finite")
+		what = append(what, fmt.Sprintf("at the limit Go queues the child rather than blocking the caller: there are at most %d Go calls", x.goCalls))
 	}
 	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
 		what = append(what, fmt.Sprintf("Go and Wait are in different functions (%s; %s): a child's panic is held until the Wait instead of crashing the program at once", goFuncs, waitFuncs))
