@@ -55,3 +55,7 @@ func TestErrgroupShapes(t *testing.T) {
 func TestErrgroupImport(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupimport")
 }
+
+func TestErrgroupImportPlace(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "example.com/app/server", "example.com/gci")
+}
