@@ -59,3 +59,7 @@ func TestErrgroupImport(t *testing.T) {
 func TestErrgroupImportPlace(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "example.com/app/server", "example.com/gci")
 }
+
+func TestErrgroupLongLived(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgrouplonglived")
+}

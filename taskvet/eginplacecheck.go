@@ -902,7 +902,8 @@ func (x *check) fix() {
 	pass, info, c := x.ip.pass, x.info(), x.c
 	type fileFix struct {
 		im        *importer
-		task, ctx string
+		task      string
+		names     map[string]string // of the other packages, by path
 		positions []token.Pos
 	}
 	files := map[*ast.File]*fileFix{}
@@ -941,10 +942,13 @@ func (x *check) fix() {
 			}
 			n, found = ff.task, ff.task != ""
 		} else {
-			if ff.ctx == "" {
-				ff.ctx, _ = ff.im.name(path, want)
+			if ff.names == nil {
+				ff.names = map[string]string{}
 			}
-			n, found = ff.ctx, ff.ctx != ""
+			if ff.names[path] == "" {
+				ff.names[path], _ = ff.im.name(path, want)
+			}
+			n, found = ff.names[path], ff.names[path] != ""
 		}
 		if !found {
 			ok = false
@@ -961,7 +965,7 @@ func (x *check) fix() {
 	var replaced []ast.Node
 	sorted := slices.Clone(c.creates)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].cur.Node().Pos() < sorted[j].cur.Node().Pos() })
-	zero, failFast, keep, all := false, false, false, false
+	zero, failFast, keep, all, hooked := false, false, false, false, false
 	for _, cr := range sorted {
 		pos := cr.cur.Node().Pos()
 		limited := x.block && x.limitedGroup(cr)
@@ -984,7 +988,35 @@ func (x *check) fix() {
 			continue
 		}
 		opts := []string{t + ".FirstError"}
+		hook := x.crashHook(cr)
+		if hook != nil && hook.blank != "" {
+			// A blank context, named for the hook.
+			lhs := hook.after.(*ast.AssignStmt).Lhs[1]
+			edits = append(edits, analysis.TextEdit{Pos: lhs.Pos(), End: lhs.End(), NewText: []byte(hook.blank)})
+		}
+		if hook != nil {
+			hooked = true
+			ctxPkg, errorsPkg := name(pos, "context", "context"), name(pos, "errors", "errors")
+			indent := (&site{pass: pass}).indent(hook.after.Pos())
+			var b strings.Builder
+			v := hook.ctx
+			if hook.local != "" {
+				fmt.Fprintf(&b, "\n%s%s := %s", indent, hook.local, hook.ctx)
+				v = hook.local
+			}
+			fmt.Fprintf(&b, "\n%[1]s%[2]s.AfterFunc(%[3]s, func() {\n%[1]s\tvar pe *%[4]s.PanicError\n%[1]s\tif %[5]s.As(%[2]s.Cause(%[3]s), &pe) {\n%[1]s\t\tpanic(pe) // a child panicked: crash now, as errgroup did\n%[1]s\t}\n%[1]s})",
+				indent, ctxPkg, v, t, errorsPkg)
+			// After the statement's line, a comment that ends it included.
+			at := hook.after.End()
+			if tf := pass.Fset.File(at); tf.Line(at) < tf.LineCount() {
+				at = tf.LineStart(tf.Line(at)+1) - 1
+			}
+			edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())})
+		}
 		switch {
+		case x.keepGoing[cr] && hook != nil:
+			all = true
+			opts = []string{t + ".FirstError", t + ".StartAll"}
 		case x.keepGoing[cr]:
 			keep = true
 			opts = []string{t + ".KeepGoing", t + ".FirstError"}
@@ -1088,8 +1120,12 @@ func (x *check) fix() {
 	case x.limited:
 		what = append(what, fmt.Sprintf("at the limit Go queues the child rather than blocking the caller: there are at most %d Go calls", x.goCalls))
 	}
-	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
-		what = append(what, fmt.Sprintf("Go and Wait are in different functions (%s; %s): a child's panic is held until the Wait instead of crashing the program at once", goFuncs, waitFuncs))
+	if long := x.longLived(); long != "" {
+		if hooked {
+			what = append(what, long+": a child's panic still crashes the program at once, as errgroup's did, by the context.AfterFunc that the fix adds after the group is made (the panic cancels the group's context); without it, task's Wait would raise the panic only when it is called")
+		} else {
+			what = append(what, long+": a child's panic no longer crashes the program at once, as errgroup's did: the group holds it, and the Wait raises it when it is called, if it ever is; until then the program runs on")
+		}
 	}
 	if x.rounds {
 		what = append(what, "a Go after the Wait begins a new round, as errgroup's; that round's Wait returns its own failures (errgroup's, the first of every round)")
@@ -1276,4 +1312,123 @@ func (f freeNames) name(pass *analysis.Pass, pos token.Pos, base string) string 
 		f[sc][n] = true
 		return n
 	}
+}
+
+// longLived says why the group outlives the code that gives it children,
+// or "": Go and Wait in different functions, or a Go in a loop that only
+// a break or a return ends (for {}, over a channel or an iterator) whose
+// Wait comes after the loop.
+func (x *check) longLived() string {
+	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
+		return fmt.Sprintf("Go and Wait are in different functions (%s; %s)", goFuncs, waitFuncs)
+	}
+	info := x.info()
+	for _, e := range x.c.events {
+		goes := e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]
+		if !goes || x.where(e.cur) == inChild {
+			continue
+		}
+	loops:
+		for c := range e.cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+			var open bool
+			switch l := c.Node().(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				break loops
+			case *ast.ForStmt:
+				open = l.Cond == nil
+			case *ast.RangeStmt:
+				if l.X != nil {
+					switch types.Unalias(info.TypeOf(l.X)).Underlying().(type) {
+					case *types.Chan, *types.Signature:
+						open = true
+					}
+				}
+			}
+			if !open {
+				continue
+			}
+			for _, w := range x.c.events {
+				if w.method == "Wait" && x.home[w.call] == x.home[e.call] && w.call.Pos() > c.Node().End() {
+					line := x.ip.pass.Fset.Position(c.Node().Pos()).Line
+					return fmt.Sprintf("the Wait comes after the loop that gives the children (line %d), which runs until it is broken out of", line)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// A crashHook is the context.AfterFunc that the fix adds after the
+// statement that makes a group, so that a child's panic crashes the
+// program at once, as errgroup's Go did, rather than when Wait is called.
+type crashHook struct {
+	after ast.Stmt // the statement that makes the group
+	blank string   // a name for the derived context, if blank there
+	ctx   string   // the derived context, as the statement writes it
+	local string   // a variable to hold it first, if the statement's may change
+}
+
+// crashHook decides whether the group made by cr gets a crash hook: a
+// group that outlives the code that gives it children (longLived), made by
+// WithContext in an assignment of its own (not a var spec, nor the init of
+// an if). The hook reads the derived context when it is canceled: a local
+// variable that nothing assigns again is read as it is, another (a field,
+// a variable assigned again) is first copied to a new variable.
+func (x *check) crashHook(cr *gcreate) *crashHook {
+	if cr.call == nil || x.longLived() == "" {
+		return nil
+	}
+	as, ok := cr.cur.Node().(*ast.AssignStmt)
+	if !ok {
+		return nil
+	}
+	if _, isList := stmtList(cr.cur.Parent().Node()); !isList {
+		return nil
+	}
+	h := &crashHook{after: as}
+	if cr.gctx == nil && !cr.ctxField {
+		if as.Tok != token.DEFINE {
+			return nil
+		}
+		h.blank = (freeNames{}).name(x.ip.pass, as.Pos(), "gctx")
+		h.ctx = h.blank
+		return h
+	}
+	h.ctx = types.ExprString(as.Lhs[1])
+	if cr.ctxField || !x.assignedOnce(cr.gctx, as) {
+		h.local = (freeNames{}).name(x.ip.pass, as.End(), "gctx")
+	}
+	return h
+}
+
+// assignedOnce reports whether v, a local variable, is assigned only by
+// as (or declared by it, or as a parameter and then by as), and its address
+// is never taken.
+func (x *check) assignedOnce(v *types.Var, as *ast.AssignStmt) bool {
+	if v.Parent() == nil || v.Parent() == x.ip.pass.Pkg.Scope() {
+		return false
+	}
+	info := x.info()
+	for id, obj := range info.Uses {
+		if obj != v {
+			continue
+		}
+		cur, found := x.ip.in.Root().FindNode(id)
+		if !found {
+			return false
+		}
+		switch p := cur.Parent().Node().(type) {
+		case *ast.AssignStmt:
+			if p != as && slices.Contains(p.Lhs, ast.Expr(id)) {
+				return false
+			}
+		case *ast.UnaryExpr:
+			if p.Op == token.AND {
+				return false
+			}
+		case *ast.IncDecStmt, *ast.RangeStmt:
+			return false
+		}
+	}
+	return true
 }

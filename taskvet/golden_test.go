@@ -177,6 +177,35 @@ func TestShapes(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the fixed code of errgroupshapes fails:\n%s", out)
 	}
+	// A long-lived group's hook: a child panics, nobody calls Wait, and the
+	// program crashes at once with the child's panic, as errgroup's did
+	// (without the hook, the test would block until its timeout).
+	write(t, filepath.Join(dir, "errgrouplonglived", "crash_test.go"), `package errgrouplonglived
+
+import (
+	"context"
+	"net"
+	"testing"
+)
+
+type panicListener struct{ net.Listener }
+
+func (panicListener) Accept() (net.Conn, error) { panic("accept exploded") }
+func (panicListener) Close() error              { return nil }
+
+func TestCrash(t *testing.T) {
+	s := newServer(context.Background(), panicListener{})
+	s.Run()
+	select {}
+}
+`)
+	cmd = exec.Command("go", "test", "-timeout", "5m", "-run", "^TestCrash$", "./errgrouplonglived")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "panic: task: panic: accept exploded") || !strings.Contains(string(out), "errgrouplonglived.(*server).accept") || strings.Contains(string(out), "timed out") {
+		t.Errorf("a child's panic in a long-lived group, nobody waiting: %v\n%s\nwant a crash with the child's panic and its stack", err, out)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "errgroupfix")); err != nil {
 		return
 	}
