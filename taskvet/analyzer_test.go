@@ -63,3 +63,7 @@ func TestErrgroupImportPlace(t *testing.T) {
 func TestErrgroupLongLived(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgrouplonglived")
 }
+
+func TestErrgroupFixOneLine(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfixoneline")
+}
