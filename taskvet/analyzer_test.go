@@ -67,3 +67,7 @@ func TestErrgroupLongLived(t *testing.T) {
 func TestErrgroupFixOneLine(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfixoneline")
 }
+
+func TestErrgroupFactory(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfactory")
+}

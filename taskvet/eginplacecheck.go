@@ -1050,6 +1050,7 @@ func (x *check) fix() {
 		edits = append(edits, analysis.TextEdit{Pos: te.Pos(), End: te.End(), NewText: []byte(name(te.Pos(), taskPath, "task") + ".Group")})
 	}
 	free := freeNames{}
+	factoryDone := map[*ast.FuncType]bool{}
 	for _, e := range c.events {
 		if e.method != "Go" && e.method != "TryGo" {
 			continue
@@ -1071,6 +1072,21 @@ func (x *check) fix() {
 			edits = append(edits, analysis.TextEdit{Pos: res.Pos(), End: res.End(), NewText: sig})
 			for _, lit := range inner {
 				edits = append(edits, analysis.TextEdit{Pos: lit.Type.Pos(), End: lit.Type.End(), NewText: sig})
+			}
+			continue
+		}
+		if res, inner, isFactory := x.declFactory(arg); isFactory {
+			// g.Go(c.worker(x)), worker a function of the package that
+			// only returns a literal, called nowhere else: its result
+			// and the literals it returns take the context; the Go, and
+			// where the call runs, stay as they are.
+			if !factoryDone[res] {
+				factoryDone[res] = true
+				sig := fmt.Appendf(nil, "func(%s.Context) error", name(res.Pos(), "context", "context"))
+				edits = append(edits, analysis.TextEdit{Pos: res.Pos(), End: res.End(), NewText: sig})
+				for _, lit := range inner {
+					edits = append(edits, analysis.TextEdit{Pos: lit.Type.Pos(), End: lit.Type.End(), NewText: sig})
+				}
 			}
 			continue
 		}
@@ -1431,4 +1447,100 @@ func (x *check) assignedOnce(v *types.Var, as *ast.AssignStmt) bool {
 		}
 	}
 	return true
+}
+
+// declFactory reports whether arg, the argument of a Go, calls a function
+// or method declared in the package, unexported, whose result is func()
+// error and whose every return statement returns a function literal
+// (func() error { ... }), and which is called nowhere but in the Go calls
+// of this component (its type may change with them). It returns the
+// result's type and the literals.
+func (x *check) declFactory(arg ast.Expr) (res *ast.FuncType, inner []*ast.FuncLit, ok bool) {
+	info := x.info()
+	call, isCall := ast.Unparen(arg).(*ast.CallExpr)
+	if !isCall {
+		return nil, nil, false
+	}
+	var id *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = fun
+	case *ast.SelectorExpr:
+		id = fun.Sel
+	default:
+		return nil, nil, false
+	}
+	fn, isFunc := info.Uses[id].(*types.Func)
+	if !isFunc || fn.Exported() {
+		return nil, nil, false
+	}
+	decl := x.ip.decls[fn]
+	if decl == nil || decl.Body == nil || decl.Type.TypeParams != nil || decl.Type.Results == nil ||
+		len(decl.Type.Results.List) != 1 || len(decl.Type.Results.List[0].Names) != 0 {
+		return nil, nil, false
+	}
+	res, isFuncType := decl.Type.Results.List[0].Type.(*ast.FuncType)
+	if !isFuncType || !isErrorFuncType(info.TypeOf(res)) {
+		return nil, nil, false
+	}
+	// A method of that name in an interface of the package: the method
+	// may implement it.
+	if fn.Signature().Recv() != nil {
+		for _, obj := range info.Defs {
+			if m, isMethod := obj.(*types.Func); isMethod && m != fn && m.Name() == fn.Name() {
+				if r := m.Signature().Recv(); r != nil && types.IsInterface(r.Type()) {
+					return nil, nil, false
+				}
+			}
+		}
+	}
+	var stmtReturns []*ast.ReturnStmt
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			stmtReturns = append(stmtReturns, n)
+		}
+		return true
+	})
+	for _, r := range stmtReturns {
+		if len(r.Results) != 1 {
+			return nil, nil, false
+		}
+		lit, isLit := ast.Unparen(r.Results[0]).(*ast.FuncLit)
+		if !isLit || !isErrorFunc(info, lit) || len(lit.Type.Params.List) != 0 {
+			return nil, nil, false
+		}
+		inner = append(inner, lit)
+	}
+	if len(inner) == 0 {
+		return nil, nil, false
+	}
+	// Every use of the function is the call of a Go of this component.
+	goCalls := map[ast.Node]bool{}
+	for _, e := range x.c.events {
+		if (e.method == "Go" || e.method == "TryGo") && len(e.call.Args) == 1 {
+			if c, isCall := ast.Unparen(e.call.Args[0]).(*ast.CallExpr); isCall {
+				goCalls[ast.Unparen(c.Fun)] = true
+			}
+		}
+	}
+	for use, obj := range info.Uses {
+		if obj != fn {
+			continue
+		}
+		cur, found := x.ip.in.Root().FindNode(use)
+		if !found {
+			return nil, nil, false
+		}
+		fun := ast.Node(use)
+		if sel, isSel := cur.Parent().Node().(*ast.SelectorExpr); isSel && sel.Sel == use {
+			fun = sel
+		}
+		if !goCalls[fun] {
+			return nil, nil, false
+		}
+	}
+	return res, inner, true
 }
