@@ -111,17 +111,18 @@
 // they change type together, or none does. A group kept in a field gets
 // the fix wherever its Go and Wait are: task's Group, as errgroup's,
 // begins a new round on a Go after its Wait, and the context of a group
-// made by NewGroup stays canceled, as errgroup's. A group that outlives
-// the code that gives it children (Go and Wait in different functions, or
-// a Go in a loop that only a break or a return ends, for {} or over a
-// channel, whose Wait comes after the loop) keeps errgroup's crash: where
-// it is made by WithContext in an assignment of its own, the fix adds,
-// after that statement, a context.AfterFunc on the group's context that
-// panics with the child's *task.PanicError when a panic cancels it (a
-// KeepGoing group becomes task.StartAll, errgroup's rule, so that a panic
-// cancels it); elsewhere (a zero Group) the message says plainly that a
-// child's panic no longer crashes the program at once but is raised by the
-// Wait, if it is ever called. A group made,
+// made by NewGroup stays canceled, as errgroup's. A group whose Go and
+// Wait are in different functions (Start and Shutdown) keeps errgroup's
+// crash at a child's panic: where it is made by WithContext in an
+// assignment of its own, the fix adds, after that statement, a
+// context.AfterFunc on the group's context that panics with the child's
+// *task.PanicError when a panic cancels it (a KeepGoing group becomes
+// task.StartAll, errgroup's rule, so that a panic cancels it). Where it
+// cannot (a zero Group has no context), and for a Go in a loop that only a
+// break or a return ends (for {}, or over a channel) whose Wait comes after
+// the loop, the message says plainly that a child's panic no longer crashes
+// the program at once but is raised by the Wait, if it is ever called. A
+// group made,
 // given its children and waited for inside one function literal is
 // checked in that literal.
 //

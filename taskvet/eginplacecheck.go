@@ -1335,8 +1335,8 @@ func (f freeNames) name(pass *analysis.Pass, pos token.Pos, base string) string 
 // a break or a return ends (for {}, over a channel or an iterator) whose
 // Wait comes after the loop.
 func (x *check) longLived() string {
-	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
-		return fmt.Sprintf("Go and Wait are in different functions (%s; %s)", goFuncs, waitFuncs)
+	if apart := x.apartWhy(); apart != "" {
+		return apart
 	}
 	info := x.info()
 	for _, e := range x.c.events {
@@ -1384,14 +1384,24 @@ type crashHook struct {
 	local string   // a variable to hold it first, if the statement's may change
 }
 
+// apartWhy says that Go and Wait are in different functions, or "".
+func (x *check) apartWhy() string {
+	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
+		return fmt.Sprintf("Go and Wait are in different functions (%s; %s)", goFuncs, waitFuncs)
+	}
+	return ""
+}
+
 // crashHook decides whether the group made by cr gets a crash hook: a
-// group that outlives the code that gives it children (longLived), made by
+// group whose Go and Wait are in different functions (apartWhy; a loop
+// that only a break ends is most often a walk of pages, whose Wait is
+// near, and only gets the message of longLived), made by
 // WithContext in an assignment of its own (not a var spec, nor the init of
 // an if). The hook reads the derived context when it is canceled: a local
 // variable that nothing assigns again is read as it is, another (a field,
 // a variable assigned again) is first copied to a new variable.
 func (x *check) crashHook(cr *gcreate) *crashHook {
-	if cr.call == nil || x.longLived() == "" {
+	if cr.call == nil || x.apartWhy() == "" {
 		return nil
 	}
 	as, ok := cr.cur.Node().(*ast.AssignStmt)

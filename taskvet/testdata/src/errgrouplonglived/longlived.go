@@ -41,11 +41,10 @@ func (s *server) Close() error {
 	return s.g.Wait()
 }
 
-// An accept loop whose Wait is after the loop: only a return ends it. The
-// children ignore the derived context, which is blank: it is named for the
-// hook, and the group starts every child, errgroup's rule.
+// An accept loop whose Wait is after the loop, which only a break ends (as
+// a walk of pages is): no hook, the message says that the panic waits.
 func serve(ctx context.Context, ln net.Listener, handle func(net.Conn) error) error {
-	g, _ := errgroup.WithContext(ctx) // want `task.Group in place: .*the Wait comes after the loop that gives the children \(line 49\), which runs until it is broken out of: a child's panic still crashes the program at once`
+	g, _ := errgroup.WithContext(ctx) // want `task.Group in place: .*the Wait comes after the loop that gives the children \(line 48\), which runs until it is broken out of: a child's panic no longer crashes the program at once, as errgroup's did`
 	for {
 		c, err := ln.Accept()
 		if err != nil {
