@@ -989,6 +989,25 @@ func (x *check) fix() {
 		}
 		opts := []string{t + ".FirstError"}
 		hook := x.crashHook(cr)
+		var ctxPkg, errorsPkg string
+		if hook != nil {
+			// The standard errors package, as errors or stderrors (a
+			// file may import another errors); else no hook.
+			okBefore := ok
+			for _, want := range []string{"errors", "stderrors"} {
+				ok = true
+				if errorsPkg = name(pos, "errors", want); ok && errorsPkg != "" {
+					break
+				}
+				errorsPkg = ""
+			}
+			ok = okBefore
+			if errorsPkg == "" {
+				hook = nil
+			} else {
+				ctxPkg = name(pos, "context", "context")
+			}
+		}
 		if hook != nil && hook.blank != "" {
 			// A blank context, named for the hook.
 			lhs := hook.after.(*ast.AssignStmt).Lhs[1]
@@ -996,7 +1015,6 @@ func (x *check) fix() {
 		}
 		if hook != nil {
 			hooked = true
-			ctxPkg, errorsPkg := name(pos, "context", "context"), name(pos, "errors", "errors")
 			indent := (&site{pass: pass}).indent(hook.after.Pos())
 			var b strings.Builder
 			v := hook.ctx
