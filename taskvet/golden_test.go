@@ -29,9 +29,10 @@ func TestGoldenCompiles(t *testing.T) {
 	syncVersion, sums := syncModule(t)
 	// The fake testify has no real counterpart here: a module of its own.
 	gomod := "module example.com/golden\n\ngo 1.26\n\n" +
-		"require (\n\tgithub.com/tasktuple/task v0.0.0\n\tgolang.org/x/sync " + syncVersion + "\n\tgithub.com/stretchr/testify v0.0.0\n)\n\n" +
+		"require (\n\tgithub.com/tasktuple/task v0.0.0\n\tgolang.org/x/sync " + syncVersion + "\n\tgithub.com/stretchr/testify v0.0.0\n\texample.com/errors v0.0.0\n)\n\n" +
 		"replace github.com/tasktuple/task => " + root + "\n" +
-		"replace github.com/stretchr/testify => ./testify\n"
+		"replace github.com/stretchr/testify => ./testify\n" +
+		"replace example.com/errors => ./exerrors\n"
 	write(t, filepath.Join(dir, "go.mod"), gomod)
 	write(t, filepath.Join(dir, "go.sum"), sums)
 	write(t, filepath.Join(dir, "testify", "go.mod"), "module github.com/stretchr/testify\n\ngo 1.26\n")
@@ -40,6 +41,13 @@ func TestGoldenCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(dir, "testify", "require", "require.go"), string(fake))
+	// Another package named errors, as cockroachdb/errors is.
+	write(t, filepath.Join(dir, "exerrors", "go.mod"), "module example.com/errors\n\ngo 1.26\n")
+	fake, err = os.ReadFile("testdata/src/example.com/errors/errors.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "exerrors", "errors.go"), string(fake))
 	for _, g := range goldens {
 		pkg := filepath.Base(filepath.Dir(g))
 		src, err := os.ReadFile(g)
