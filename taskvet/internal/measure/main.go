@@ -447,8 +447,8 @@ func measure(line, core, out, taskvet string) (r *result) {
 	logf("build-before", buildBefore)
 	if err != nil {
 		// A module of a repository of several modules may replace its
-		// siblings by their directories (../sdk), which its zip does not
-		// hold. Without those replaces the versions it requires come from
+		// siblings by their directories (../sdk, or a nested module,
+		// ./internal/httpclient), which its zip does not hold. Without those replaces the versions it requires come from
 		// the proxy, as when it is a dependency.
 		if drops := localReplaces(work); len(drops) > 0 {
 			args := []string{"go", "mod", "edit"}
@@ -715,7 +715,10 @@ func localReplaces(dir string) []string {
 			continue
 		}
 		if rel, err := filepath.Rel(dir, filepath.Join(dir, r.New.Path)); err == nil && !strings.HasPrefix(rel, "..") {
-			continue // inside the module's copy
+			if _, err := os.Stat(filepath.Join(dir, r.New.Path, "go.mod")); err == nil {
+				continue // inside the module's copy
+			}
+			// A nested module, which the zip of this one leaves out.
 		}
 		old := r.Old.Path
 		if r.Old.Version != "" {
