@@ -1453,6 +1453,17 @@ func (x *check) assignedOnce(v *types.Var, as *ast.AssignStmt) bool {
 		return false
 	}
 	info := x.info()
+	// Out of a loop, an assignment before as is over when the hook reads v.
+	inLoop := false
+	if asCur, found := x.ip.in.Root().FindNode(as); found {
+		for c := range asCur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+			switch c.Node().(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				inLoop = true
+			}
+			break
+		}
+	}
 	for id, obj := range info.Uses {
 		if obj != v {
 			continue
@@ -1463,7 +1474,7 @@ func (x *check) assignedOnce(v *types.Var, as *ast.AssignStmt) bool {
 		}
 		switch p := cur.Parent().Node().(type) {
 		case *ast.AssignStmt:
-			if p != as && slices.Contains(p.Lhs, ast.Expr(id)) {
+			if p != as && slices.Contains(p.Lhs, ast.Expr(id)) && (inLoop || p.Pos() > as.Pos()) {
 				return false
 			}
 		case *ast.UnaryExpr:
