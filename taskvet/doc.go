@@ -119,11 +119,11 @@
 // *task.PanicError when a panic cancels it (a KeepGoing group becomes
 // task.StartAll, errgroup's rule, so that a panic cancels it). Where it
 // cannot (a zero Group has no context), and for a Go in a loop that only a
-// break or a return ends (for {}, or over a channel) whose Wait comes after
-// the loop, the message says plainly that a child's panic no longer crashes
-// the program at once but is raised by the Wait, if it is ever called. A
-// group made,
-// given its children and waited for inside one function literal is
+// break or a return ends (for {}, over a channel or an iterator) whose
+// Wait comes after the loop, the message says plainly that a child's panic
+// no longer crashes the program at once but is raised by the Wait, if it
+// is ever called. A group made, given its children and waited for inside
+// one function literal is
 // checked in that literal.
 //
 // RunN, Map, ForEach and the group in place get task.FirstError: they
