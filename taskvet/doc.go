@@ -123,8 +123,7 @@
 // Wait comes after the loop, the message says plainly that a child's panic
 // no longer crashes the program at once but is raised by the Wait, if it
 // is ever called. A group made, given its children and waited for inside
-// one function literal is
-// checked in that literal.
+// one function literal is checked in that literal.
 //
 // RunN, Map, ForEach and the group in place get task.FirstError: they
 // return the first failure as its function returned it, errgroup's error,
