@@ -965,7 +965,49 @@ func (x *check) fix() {
 	var replaced []ast.Node
 	sorted := slices.Clone(c.creates)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].cur.Node().Pos() < sorted[j].cur.Node().Pos() })
-	zero, failFast, keep, all, hooked := false, false, false, false, false
+	zero, failFast, keep, all, hooked, zeroHooked := false, false, false, false, false, false
+	// emitHook adds the crash hook after the statement that makes a
+	// group, or reports false if the file cannot name the standard errors
+	// package (as errors or stderrors).
+	emitHook := func(pos token.Pos, t string, hook *crashHook) bool {
+		okBefore := ok
+		errorsPkg := ""
+		for _, want := range []string{"errors", "stderrors"} {
+			ok = true
+			if errorsPkg = name(pos, "errors", want); ok && errorsPkg != "" {
+				break
+			}
+			errorsPkg = ""
+		}
+		ok = okBefore
+		if errorsPkg == "" {
+			return false
+		}
+		ctxPkg := name(pos, "context", "context")
+		if hook.blank != "" {
+			if as, isAssign := hook.after.(*ast.AssignStmt); isAssign && len(as.Lhs) == 2 {
+				lhs := as.Lhs[1]
+				edits = append(edits, analysis.TextEdit{Pos: lhs.Pos(), End: lhs.End(), NewText: []byte(hook.blank)})
+			}
+		}
+		hooked = true
+		indent := (&site{pass: pass}).indent(hook.after.Pos())
+		var b strings.Builder
+		v := hook.ctx
+		if hook.local != "" {
+			fmt.Fprintf(&b, "\n%s%s := %s", indent, hook.local, hook.ctx)
+			v = hook.local
+		}
+		fmt.Fprintf(&b, "\n%[1]s%[2]s.AfterFunc(%[3]s, func() {\n%[1]s\tvar pe *%[4]s.PanicError\n%[1]s\tif %[5]s.As(%[2]s.Cause(%[3]s), &pe) {\n%[1]s\t\tpanic(pe) // a child panicked: crash now, as errgroup did\n%[1]s\t}\n%[1]s})",
+			indent, ctxPkg, v, t, errorsPkg)
+		// After the statement's line, a comment that ends it included.
+		at := hook.after.End()
+		if tf := pass.Fset.File(at); tf.Line(at) < tf.LineCount() {
+			at = tf.LineStart(tf.Line(at)+1) - 1
+		}
+		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())})
+		return true
+	}
 	for _, cr := range sorted {
 		pos := cr.cur.Node().Pos()
 		limited := x.block && x.limitedGroup(cr)
@@ -983,53 +1025,27 @@ func (x *check) fix() {
 			}
 			ctxPkg := name(pos, "context", "context")
 			replaced = append(replaced, st)
+			// Where Go and Wait are in different functions, the group
+			// gets a context, which only the crash hook reads: its
+			// failures cancel it (StartAll, errgroup's rule), and so
+			// does a child's panic.
+			if x.apartWhy() != "" {
+				g := (freeNames{}).name(pass, st.Pos(), "gctx")
+				if emitHook(pos, t, &crashHook{after: st.(ast.Stmt), ctx: g}) {
+					zeroHooked = true
+					edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(),
+						NewText: fmt.Appendf(nil, "%s, %s := %s.NewGroup(%s.Background(), %s.FirstError, %s.StartAll, %s.BlockAtLimit)", cr.v.Name(), g, t, ctxPkg, t, t, t)})
+					continue
+				}
+			}
 			edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(),
 				NewText: fmt.Appendf(nil, "%s, _ := %s.NewGroup(%s.Background(), %s.KeepGoing, %s.FirstError, %s.BlockAtLimit)", cr.v.Name(), t, ctxPkg, t, t, t)})
 			continue
 		}
 		opts := []string{t + ".FirstError"}
 		hook := x.crashHook(cr)
-		var ctxPkg, errorsPkg string
-		if hook != nil {
-			// The standard errors package, as errors or stderrors (a
-			// file may import another errors); else no hook.
-			okBefore := ok
-			for _, want := range []string{"errors", "stderrors"} {
-				ok = true
-				if errorsPkg = name(pos, "errors", want); ok && errorsPkg != "" {
-					break
-				}
-				errorsPkg = ""
-			}
-			ok = okBefore
-			if errorsPkg == "" {
-				hook = nil
-			} else {
-				ctxPkg = name(pos, "context", "context")
-			}
-		}
-		if hook != nil && hook.blank != "" {
-			// A blank context, named for the hook.
-			lhs := hook.after.(*ast.AssignStmt).Lhs[1]
-			edits = append(edits, analysis.TextEdit{Pos: lhs.Pos(), End: lhs.End(), NewText: []byte(hook.blank)})
-		}
-		if hook != nil {
-			hooked = true
-			indent := (&site{pass: pass}).indent(hook.after.Pos())
-			var b strings.Builder
-			v := hook.ctx
-			if hook.local != "" {
-				fmt.Fprintf(&b, "\n%s%s := %s", indent, hook.local, hook.ctx)
-				v = hook.local
-			}
-			fmt.Fprintf(&b, "\n%[1]s%[2]s.AfterFunc(%[3]s, func() {\n%[1]s\tvar pe *%[4]s.PanicError\n%[1]s\tif %[5]s.As(%[2]s.Cause(%[3]s), &pe) {\n%[1]s\t\tpanic(pe) // a child panicked: crash now, as errgroup did\n%[1]s\t}\n%[1]s})",
-				indent, ctxPkg, v, t, errorsPkg)
-			// After the statement's line, a comment that ends it included.
-			at := hook.after.End()
-			if tf := pass.Fset.File(at); tf.Line(at) < tf.LineCount() {
-				at = tf.LineStart(tf.Line(at)+1) - 1
-			}
-			edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())})
+		if hook != nil && !emitHook(pos, t, hook) {
+			hook = nil
 		}
 		switch {
 		case x.keepGoing[cr] && hook != nil:
@@ -1132,7 +1148,10 @@ func (x *check) fix() {
 	}
 	_ = info
 	var what []string
-	if zero {
+	switch {
+	case zeroHooked:
+		what = append(what, "the zero Group is made by task.NewGroup(context.Background(), task.FirstError, task.StartAll, task.BlockAtLimit): every child runs, as with errgroup's zero Group, and its context, which only the crash hook reads, is canceled at the first failure")
+	case zero:
 		what = append(what, "the zero task.Group is errgroup's zero Group (KeepGoing, FirstError)")
 	}
 	switch {

@@ -70,3 +70,22 @@ func (p *pool) stop() error { return p.g.Wait() }
 func newPool() *pool {
 	return &pool{} // want `task.Group in place: .*Go and Wait are in different functions \(start; stop\): a child's panic no longer crashes the program at once, as errgroup's did: the group holds it, and the Wait raises it when it is called, if it ever is`
 }
+
+// A limited zero Group given children by one method and waited for by
+// another (river's job completer): made by NewGroup to block at the
+// limit, it gets a context for the hook.
+type completer struct {
+	g *errgroup.Group
+}
+
+func newCompleter(n int) *completer {
+	g := &errgroup.Group{} // want `the zero Group is made by task.NewGroup\(context.Background\(\), task.FirstError, task.StartAll, task.BlockAtLimit\).*a child's panic still crashes the program at once`
+	g.SetLimit(n)
+	return &completer{g: g}
+}
+
+func (c *completer) complete(work func() error) {
+	c.g.Go(func() error { return work() })
+}
+
+func (c *completer) stop() error { return c.g.Wait() }
