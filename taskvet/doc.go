@@ -117,10 +117,12 @@
 // assignment of its own, the fix adds, after that statement, a
 // context.AfterFunc on the group's context that panics with the child's
 // *task.PanicError when a panic cancels it (a KeepGoing group becomes
-// task.StartAll, errgroup's rule, so that a panic cancels it). Where it
-// cannot (a zero Group has no context), and for a Go in a loop that only a
-// break or a return ends (for {}, over a channel or an iterator) whose
-// Wait comes after the loop, the message says plainly that a child's panic
+// task.StartAll, errgroup's rule, so that a panic cancels it; a limited
+// zero Group made by task.NewGroup gets a context that only the hook
+// reads). Where it cannot (a zero Group that stays one has no context),
+// and for a Go in a loop that only a break or a return ends (for {}, over
+// a channel or an iterator) whose Wait comes after the loop, the message
+// says plainly that a child's panic
 // no longer crashes the program at once but is raised by the Wait, if it
 // is ever called. A group made, given its children and waited for inside
 // one function literal is checked in that literal.
