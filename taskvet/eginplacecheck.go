@@ -836,8 +836,11 @@ func (x *check) zeroToNew(cr *gcreate) bool {
 		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 {
 			return false
 		}
+		// g := errgroup.Group{}: a value, which NewGroup's pointer
+		// replaces as it does var g errgroup.Group, if it is the only
+		// variable of the group.
 		for _, v := range x.c.vars {
-			if _, ptr := types.Unalias(v.Type()).(*types.Pointer); !ptr {
+			if _, ptr := types.Unalias(v.Type()).(*types.Pointer); !ptr && len(x.c.vars) != 1 {
 				return false
 			}
 		}

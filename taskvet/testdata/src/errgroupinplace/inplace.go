@@ -328,3 +328,14 @@ func fewConstant(ctx context.Context) error {
 	}
 	return g.Wait()
 }
+
+// A zero Group made by a value literal (vitess's backup engine), limited
+// in a loop: made by NewGroup, which blocks at the limit.
+func valueLiteral(items []Item, n int) error {
+	g := errgroup.Group{} // want `task.Group in place.*BlockAtLimit`
+	g.SetLimit(n)
+	for _, it := range items {
+		g.Go(func() error { return process(context.Background(), it) })
+	}
+	return g.Wait()
+}
