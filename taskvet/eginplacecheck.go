@@ -1016,6 +1016,30 @@ func (x *check) fix() {
 		limited := x.block && x.limitedGroup(cr)
 		if cr.call == nil {
 			zero = true
+			// A zero Group made by an assignment of a pointer literal
+			// (m.g = &errgroup.Group{}), whose Go and Wait are in
+			// different functions and which does not block at a limit:
+			// made by NewGroup, with a context for the crash hook.
+			if as, isAssign := cr.cur.Node().(*ast.AssignStmt); !limited && isAssign && len(as.Lhs) == 1 && len(as.Rhs) == 1 &&
+				cr.zero != nil && as.Rhs[0] == cr.zero && x.apartWhy() != "" {
+				if _, ptr := types.Unalias(cr.v.Type()).(*types.Pointer); ptr {
+					if _, isList := stmtList(cr.cur.Parent().Node()); isList {
+						t := name(pos, taskPath, "task")
+						ctxPkg := name(pos, "context", "context")
+						free := freeNames{}
+						g, gctx := free.name(pass, as.Pos(), "g"), free.name(pass, as.Pos(), "gctx")
+						indent := (&site{pass: pass}).indent(as.Pos())
+						mk := fmt.Sprintf("%s, %s := %s.NewGroup(%s.Background(), %s.FirstError, %s.StartAll)", g, gctx, t, ctxPkg, t, t)
+						if emitHook(pos, t, &crashHook{after: as, ctx: gctx}) {
+							zeroHooked = true
+							replaced = append(replaced, as)
+							edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.Pos(), NewText: []byte(mk + "\n" + indent)},
+								analysis.TextEdit{Pos: as.Rhs[0].Pos(), End: as.Rhs[0].End(), NewText: []byte(g)})
+							continue
+						}
+					}
+				}
+			}
 			if !limited {
 				continue // the literal or declaration stays: nothing of task is named here
 			}
@@ -1153,7 +1177,7 @@ func (x *check) fix() {
 	var what []string
 	switch {
 	case zeroHooked:
-		what = append(what, "the zero Group is made by task.NewGroup(context.Background(), task.FirstError, task.StartAll, task.BlockAtLimit): every child runs, as with errgroup's zero Group, and its context, which only the crash hook reads, is canceled at the first failure")
+		what = append(what, "the zero Group is made by task.NewGroup(context.Background(), task.FirstError, task.StartAll): every child runs, as with errgroup's zero Group, and its context, which only the crash hook reads, is canceled at the first failure")
 	case zero:
 		what = append(what, "the zero task.Group is errgroup's zero Group (KeepGoing, FirstError)")
 	}

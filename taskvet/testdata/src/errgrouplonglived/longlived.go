@@ -79,7 +79,7 @@ type completer struct {
 }
 
 func newCompleter(n int) *completer {
-	g := &errgroup.Group{} // want `the zero Group is made by task.NewGroup\(context.Background\(\), task.FirstError, task.StartAll, task.BlockAtLimit\).*a child's panic still crashes the program at once`
+	g := &errgroup.Group{} // want `the zero Group is made by task.NewGroup\(context.Background\(\), task.FirstError, task.StartAll\).*a child's panic still crashes the program at once`
 	g.SetLimit(n)
 	return &completer{g: g}
 }
@@ -89,3 +89,16 @@ func (c *completer) complete(work func() error) {
 }
 
 func (c *completer) stop() error { return c.g.Wait() }
+
+// A network receiver (an OpenTelemetry receiver's Manager): a zero Group
+// made in Start, its Go there, its Wait in Shutdown.
+type manager struct {
+	serverGroup *errgroup.Group
+}
+
+func (m *manager) Start(serve func() error) {
+	m.serverGroup = &errgroup.Group{} // want `the zero Group is made by task.NewGroup\(context.Background\(\), task.FirstError, task.StartAll\).*Go and Wait are in different functions \(Start; Shutdown\): a child's panic still crashes the program at once`
+	m.serverGroup.Go(func() error { return serve() })
+}
+
+func (m *manager) Shutdown() error { return m.serverGroup.Wait() }
