@@ -55,3 +55,23 @@ func TestErrgroupShapes(t *testing.T) {
 func TestBadOption(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), taskvet.BadOption, "badoption")
 }
+
+func TestErrgroupImport(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupimport")
+}
+
+func TestErrgroupImportPlace(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "example.com/app/server", "example.com/gci")
+}
+
+func TestErrgroupLongLived(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgrouplonglived")
+}
+
+func TestErrgroupFixOneLine(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfixoneline")
+}
+
+func TestErrgroupFactory(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfactory")
+}

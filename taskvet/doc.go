@@ -130,11 +130,21 @@
 // they change type together, or none does. A group kept in a field gets
 // the fix wherever its Go and Wait are: task's Group, as errgroup's,
 // begins a new round on a Go after its Wait, and the context of a group
-// made by NewGroup stays canceled, as errgroup's. Where Go and Wait are in
-// different functions, the message says that a child's panic is held
-// until the Wait instead of crashing the program at once. A group made,
-// given its children and waited for inside one function literal is
-// checked in that literal.
+// made by NewGroup stays canceled, as errgroup's. A group whose Go and
+// Wait are in different functions (Start and Shutdown) keeps errgroup's
+// crash at a child's panic: where it is made by WithContext in an
+// assignment of its own, the fix adds, after that statement, a
+// context.AfterFunc on the group's context that panics with the child's
+// *task.PanicError when a panic cancels it (a KeepGoing group becomes
+// task.StartAll, errgroup's rule, so that a panic cancels it; a limited
+// zero Group made by task.NewGroup gets a context that only the hook
+// reads). Where it cannot (a zero Group that stays one has no context),
+// and for a Go in a loop that only a break or a return ends (for {}, over
+// a channel or an iterator) whose Wait comes after the loop, the message
+// says plainly that a child's panic
+// no longer crashes the program at once but is raised by the Wait, if it
+// is ever called. A group made, given its children and waited for inside
+// one function literal is checked in that literal.
 //
 // RunN, Map, ForEach and the group in place get task.FirstError: they
 // return the first failure as its function returned it, errgroup's error,
@@ -171,10 +181,12 @@
 // no limit in both.
 // SetLimit(0), which blocks every Go of errgroup's, has no fix, and a
 // limit that is 0 when the code runs panics. errgroup's Go blocks the
-// spawner at the limit, task's queues the child: a limited group whose Go
-// runs in a loop over a channel or an iterator, a loop without a counter,
-// a callback or a child gets task.BlockAtLimit, which blocks as errgroup
-// does (a zero Group is then made by task.NewGroup).
+// spawner at the limit, so that it never holds more children than the
+// limit; task's queues the child. A limited group gets task.BlockAtLimit,
+// which blocks as errgroup does (a zero Group is then made by
+// task.NewGroup), unless its Go calls are at most 64, as taskvet can tell
+// from the code (out of any loop, or in loops over arrays and constant
+// integers). Map and ForEach never hold more calls than their limit.
 //
 // No fix is offered where the rewrite could change what the code does: a
 // group passed to a function of another package, to an exported function,
@@ -186,6 +198,14 @@
 // import errgroup and that this build leaves out, with the GOOS, GOARCH
 // or tags of a build that takes them; it lists those that no build takes
 // (//go:build ignore), with the command that analyzes them.
+//
+// A fix imports the task package (and context, errors) only in the files
+// that name it, in the section of third-party imports (standard packages
+// in the standard section), never in the module's own: its path, and the
+// prefixes that its .golangci.yml makes local (gci's prefix(...) sections,
+// goimports' local-prefixes). With -fix, the taskvet command builds every
+// package it changed and puts back as it was, saying why, one that does
+// not build after the fixes.
 //
 // A comment //taskvet:keep-errgroup on the line that makes the group, or
 // the line above, keeps a site as it is. The bench module of this

@@ -997,10 +997,22 @@ func (s *site) runArg(f *fix, c *child) (string, bool) {
 			return fmt.Sprintf("func(%s) (%s, error) { return %s }", param, s.src(c.typ), s.src(call)), true
 		}
 	}
-	// The general adapter: the closure's body, with its result now a
-	// local variable of the same name, returned with the error.
+	// A closure that only stores a value: it returns the value.
 	lit := c.lit
 	named := namedErrResult(lit)
+	if c.v != nil && named == "" && len(lit.Body.List) == 2 {
+		as, isAssign := lit.Body.List[0].(*ast.AssignStmt)
+		ret, isReturn := lit.Body.List[1].(*ast.ReturnStmt)
+		if isAssign && isReturn && as.Tok == token.ASSIGN && len(as.Lhs) == 1 && len(as.Rhs) == 1 &&
+			varOf(info, as.Lhs[0]) == c.v && len(ret.Results) == 1 && isNilIdent(info, ret.Results[0]) &&
+			types.Identical(types.Default(info.TypeOf(as.Rhs[0])), c.v.Type()) && !s.hasComment(lit.Body) {
+			return s.text(lit.Pos(), lit.End(),
+				analysis.TextEdit{Pos: lit.Type.Pos(), End: lit.Type.End(), NewText: []byte(fmt.Sprintf("func(%s) (%s, error)", param, s.src(c.typ)))},
+				analysis.TextEdit{Pos: as.Pos(), End: ret.Results[0].Pos(), NewText: []byte("return " + s.text(as.Rhs[0].Pos(), as.Rhs[0].End()) + ", ")}), true
+		}
+	}
+	// The general adapter: the closure's body, with its result now a
+	// local variable of the same name, returned with the error.
 	var edits []analysis.TextEdit
 	var results, val string
 	switch {
@@ -1010,8 +1022,13 @@ func (s *site) runArg(f *fix, c *child) (string, bool) {
 	case c.v != nil:
 		results = fmt.Sprintf("(%s, error)", s.src(c.typ))
 		val = c.v.Name()
-		edits = append(edits, analysis.TextEdit{Pos: lit.Body.Lbrace + 1, End: lit.Body.Lbrace + 1,
-			NewText: []byte(fmt.Sprintf("\nvar %s %s", c.v.Name(), s.src(c.typ)))})
+		// On a line of its own, or first on the closure's line if its
+		// body begins there: a closure on one line stays on one line.
+		decl := fmt.Sprintf("\nvar %s %s", c.v.Name(), s.src(c.typ))
+		if len(lit.Body.List) > 0 && s.pass.Fset.Position(lit.Body.List[0].Pos()).Line == s.pass.Fset.Position(lit.Body.Lbrace).Line {
+			decl = fmt.Sprintf(" var %s %s;", c.v.Name(), s.src(c.typ))
+		}
+		edits = append(edits, analysis.TextEdit{Pos: lit.Body.Lbrace + 1, End: lit.Body.Lbrace + 1, NewText: []byte(decl)})
 	case named != "":
 		results = fmt.Sprintf("(_ struct{}, %s error)", named)
 		val = "struct{}{}"
@@ -1042,4 +1059,24 @@ func (s *site) isRunCtx(e ast.Expr) bool {
 // depth returns the indentation of the site, in tabs.
 func (s *site) depth() int {
 	return s.pass.Fset.Position(s.create.Pos()).Column - 1
+}
+
+// isNilIdent reports whether e is the predeclared nil.
+func isNilIdent(info *types.Info, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.Uses[id] == types.Universe.Lookup("nil")
+}
+
+// hasComment reports whether a comment lies within n.
+func (s *site) hasComment(n ast.Node) bool {
+	f := s.file()
+	if f == nil {
+		return true
+	}
+	for _, cg := range f.Comments {
+		if cg.Pos() >= n.Pos() && cg.End() <= n.End() {
+			return true
+		}
+	}
+	return false
 }

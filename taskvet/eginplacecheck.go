@@ -26,6 +26,7 @@ type check struct {
 	hasWait   map[ast.Node]bool
 	limited   bool              // a SetLimit other than a negative constant
 	block     bool              // task.BlockAtLimit is needed
+	goCalls   int64             // how many Go calls, at most, where it is not
 	keepGoing map[*gcreate]bool // task.KeepGoing: nothing reads the derived context
 	rounds    bool              // a Go may follow a Wait of the zero Group: a new round
 	startAll  map[*gcreate]bool // task.StartAll: fail-fast is not exact
@@ -593,51 +594,75 @@ func (x *check) checkLimits() string {
 	if !x.limited {
 		return ""
 	}
-	// errgroup's Go blocks the spawner at the limit, task's queues the
-	// child: bounded only if the Go calls are, which a Go in a function
-	// that does not make the group first (a field's, in a method that each
-	// caller may call again) is not.
+	// errgroup's Go blocks the spawner at the limit, so that it never holds
+	// more children than the limit; task's queues the child. The group
+	// blocks at the limit too unless the number of Go calls is a small
+	// constant: a Go in a function that does not make the group first (a
+	// field's, in a method that each caller may call again) is not.
 	field := slices.ContainsFunc(x.c.vars, (*types.Var).IsField)
+	x.goCalls = 0
 	for _, e := range x.c.events {
 		goes := e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]
-		if goes && e.method != "TryGo" && (!x.bounded(e.cur) || field && !x.madeBefore(e)) {
-			x.block = true
+		if !goes || e.method == "TryGo" {
+			continue
 		}
+		n, ok := x.goCount(e.cur)
+		if !ok || field && !x.madeBefore(e) || x.goCalls+n > smallGoCalls {
+			x.block = true
+			continue
+		}
+		x.goCalls += n
 	}
 	return ""
 }
 
-// bounded reports whether the Go at cur runs a number of times that its
-// function's inputs bound: not in a child, a callback, a loop over a
-// channel or an iterator, or a loop without a counter.
-func (x *check) bounded(cur inspector.Cursor) bool {
+// smallGoCalls is the most Go calls a limited group may be given without
+// task.BlockAtLimit: task's queue then holds no more than these.
+const smallGoCalls = 64
+
+// goCount returns how many times the Go at cur runs, if a constant bounds
+// it: 1 out of any loop, the product of the lengths of the arrays and the
+// constant integers that the loops around it range over; ok is false
+// in a loop of any other kind, a child or a callback.
+func (x *check) goCount(cur inspector.Cursor) (n int64, ok bool) {
 	info := x.info()
+	n = 1
 	for c := range cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
-		switch n := c.Node().(type) {
+		switch l := c.Node().(type) {
 		case *ast.FuncDecl:
-			return true
+			return n, true
 		case *ast.FuncLit:
-			return n == x.root
+			return n, l == x.root
 		case *ast.ForStmt:
-			if n.Init == nil || n.Cond == nil || n.Post == nil {
-				return false
-			}
+			return 0, false
 		case *ast.RangeStmt:
-			if n.X == nil {
-				return false
+			if l.X == nil {
+				return 0, false
 			}
-			t := types.Unalias(info.TypeOf(n.X)).Underlying()
-			if p, ok := t.(*types.Pointer); ok {
-				t = p.Elem().Underlying()
+			var count int64 = -1
+			if tv := info.Types[l.X]; tv.Value != nil {
+				if v, exact := constant.Int64Val(constant.ToInt(tv.Value)); exact && v >= 0 {
+					count = v
+				}
+			} else {
+				t := types.Unalias(info.TypeOf(l.X)).Underlying()
+				if p, isPtr := t.(*types.Pointer); isPtr {
+					t = p.Elem().Underlying()
+				}
+				if a, isArray := t.(*types.Array); isArray {
+					count = a.Len()
+				}
 			}
-			switch t.(type) {
-			case *types.Slice, *types.Array, *types.Map, *types.Basic:
-			default:
-				return false // a channel, an iterator
+			if count < 0 || count > smallGoCalls {
+				return 0, false
+			}
+			n *= count
+			if n > smallGoCalls {
+				return 0, false
 			}
 		}
 	}
-	return true
+	return n, true
 }
 
 // checkCreates decides the options of each group made by WithContext:
@@ -811,8 +836,11 @@ func (x *check) zeroToNew(cr *gcreate) bool {
 		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != 1 {
 			return false
 		}
+		// g := errgroup.Group{}: a value, which NewGroup's pointer
+		// replaces as it does var g errgroup.Group, if it is the only
+		// variable of the group.
 		for _, v := range x.c.vars {
-			if _, ptr := types.Unalias(v.Type()).(*types.Pointer); !ptr {
+			if _, ptr := types.Unalias(v.Type()).(*types.Pointer); !ptr && len(x.c.vars) != 1 {
 				return false
 			}
 		}
@@ -877,7 +905,8 @@ func (x *check) fix() {
 	pass, info, c := x.ip.pass, x.info(), x.c
 	type fileFix struct {
 		im        *importer
-		task, ctx string
+		task      string
+		names     map[string]string // of the other packages, by path
 		positions []token.Pos
 	}
 	files := map[*ast.File]*fileFix{}
@@ -916,10 +945,13 @@ func (x *check) fix() {
 			}
 			n, found = ff.task, ff.task != ""
 		} else {
-			if ff.ctx == "" {
-				ff.ctx, _ = ff.im.name(path, want)
+			if ff.names == nil {
+				ff.names = map[string]string{}
 			}
-			n, found = ff.ctx, ff.ctx != ""
+			if ff.names[path] == "" {
+				ff.names[path], _ = ff.im.name(path, want)
+			}
+			n, found = ff.names[path], ff.names[path] != ""
 		}
 		if !found {
 			ok = false
@@ -936,28 +968,116 @@ func (x *check) fix() {
 	var replaced []ast.Node
 	sorted := slices.Clone(c.creates)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].cur.Node().Pos() < sorted[j].cur.Node().Pos() })
-	zero, failFast, keep, all := false, false, false, false
+	zero, failFast, keep, all, hooked, zeroHooked := false, false, false, false, false, false
+	// emitHook adds the crash hook after the statement that makes a
+	// group, or reports false if the file cannot name the standard errors
+	// package (as errors or stderrors).
+	emitHook := func(pos token.Pos, t string, hook *crashHook) bool {
+		okBefore := ok
+		errorsPkg := ""
+		for _, want := range []string{"errors", "stderrors"} {
+			ok = true
+			if errorsPkg = name(pos, "errors", want); ok && errorsPkg != "" {
+				break
+			}
+			errorsPkg = ""
+		}
+		ok = okBefore
+		if errorsPkg == "" {
+			return false
+		}
+		ctxPkg := name(pos, "context", "context")
+		if hook.blank != "" {
+			if as, isAssign := hook.after.(*ast.AssignStmt); isAssign && len(as.Lhs) == 2 {
+				lhs := as.Lhs[1]
+				edits = append(edits, analysis.TextEdit{Pos: lhs.Pos(), End: lhs.End(), NewText: []byte(hook.blank)})
+			}
+		}
+		hooked = true
+		indent := (&site{pass: pass}).indent(hook.after.Pos())
+		var b strings.Builder
+		v := hook.ctx
+		if hook.local != "" {
+			fmt.Fprintf(&b, "\n%s%s := %s", indent, hook.local, hook.ctx)
+			v = hook.local
+		}
+		fmt.Fprintf(&b, "\n%[1]s%[2]s.AfterFunc(%[3]s, func() {\n%[1]s\tvar pe *%[4]s.PanicError\n%[1]s\tif %[5]s.As(%[2]s.Cause(%[3]s), &pe) {\n%[1]s\t\tpanic(pe) // a child panicked: crash now, as errgroup did\n%[1]s\t}\n%[1]s})",
+			indent, ctxPkg, v, t, errorsPkg)
+		// After the statement's line, a comment that ends it included.
+		at := hook.after.End()
+		if tf := pass.Fset.File(at); tf.Line(at) < tf.LineCount() {
+			at = tf.LineStart(tf.Line(at)+1) - 1
+		}
+		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())})
+		return true
+	}
 	for _, cr := range sorted {
 		pos := cr.cur.Node().Pos()
-		t := name(pos, taskPath, "task")
 		limited := x.block && x.limitedGroup(cr)
 		if cr.call == nil {
 			zero = true
-			if !limited {
-				continue
+			// A zero Group made by an assignment of a pointer literal
+			// (m.g = &errgroup.Group{}), whose Go and Wait are in
+			// different functions and which does not block at a limit:
+			// made by NewGroup, with a context for the crash hook.
+			if as, isAssign := cr.cur.Node().(*ast.AssignStmt); !limited && isAssign && len(as.Lhs) == 1 && len(as.Rhs) == 1 &&
+				cr.zero != nil && as.Rhs[0] == cr.zero && x.apartWhy() != "" {
+				if _, ptr := types.Unalias(cr.v.Type()).(*types.Pointer); ptr {
+					if _, isList := stmtList(cr.cur.Parent().Node()); isList {
+						t := name(pos, taskPath, "task")
+						ctxPkg := name(pos, "context", "context")
+						free := freeNames{}
+						g, gctx := free.name(pass, as.Pos(), "g"), free.name(pass, as.Pos(), "gctx")
+						indent := (&site{pass: pass}).indent(as.Pos())
+						mk := fmt.Sprintf("%s, %s := %s.NewGroup(%s.Background(), %s.FirstError, %s.StartAll)", g, gctx, t, ctxPkg, t, t)
+						if emitHook(pos, t, &crashHook{after: as, ctx: gctx}) {
+							zeroHooked = true
+							replaced = append(replaced, as)
+							edits = append(edits, analysis.TextEdit{Pos: as.Pos(), End: as.Pos(), NewText: []byte(mk + "\n" + indent)},
+								analysis.TextEdit{Pos: as.Rhs[0].Pos(), End: as.Rhs[0].End(), NewText: []byte(g)})
+							continue
+						}
+					}
+				}
 			}
+			if !limited {
+				continue // the literal or declaration stays: nothing of task is named here
+			}
+		}
+		t := name(pos, taskPath, "task")
+		if cr.call == nil {
 			st := cr.cur.Node() // g := &errgroup.Group{}
 			if cr.decl != nil {
 				st = cr.decl // var g errgroup.Group
 			}
 			ctxPkg := name(pos, "context", "context")
 			replaced = append(replaced, st)
+			// Where Go and Wait are in different functions, the group
+			// gets a context, which only the crash hook reads: its
+			// failures cancel it (StartAll, errgroup's rule), and so
+			// does a child's panic.
+			if x.apartWhy() != "" {
+				g := (freeNames{}).name(pass, st.Pos(), "gctx")
+				if emitHook(pos, t, &crashHook{after: st.(ast.Stmt), ctx: g}) {
+					zeroHooked = true
+					edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(),
+						NewText: fmt.Appendf(nil, "%s, %s := %s.NewGroup(%s.Background(), %s.FirstError, %s.StartAll, %s.BlockAtLimit)", cr.v.Name(), g, t, ctxPkg, t, t, t)})
+					continue
+				}
+			}
 			edits = append(edits, analysis.TextEdit{Pos: st.Pos(), End: st.End(),
 				NewText: fmt.Appendf(nil, "%s, _ := %s.NewGroup(%s.Background(), %s.KeepGoing, %s.FirstError, %s.BlockAtLimit)", cr.v.Name(), t, ctxPkg, t, t, t)})
 			continue
 		}
 		opts := []string{t + ".FirstError"}
+		hook := x.crashHook(cr)
+		if hook != nil && !emitHook(pos, t, hook) {
+			hook = nil
+		}
 		switch {
+		case x.keepGoing[cr] && hook != nil:
+			all = true
+			opts = []string{t + ".FirstError", t + ".StartAll"}
 		case x.keepGoing[cr]:
 			keep = true
 			opts = []string{t + ".KeepGoing", t + ".FirstError"}
@@ -991,6 +1111,7 @@ func (x *check) fix() {
 		edits = append(edits, analysis.TextEdit{Pos: te.Pos(), End: te.End(), NewText: []byte(name(te.Pos(), taskPath, "task") + ".Group")})
 	}
 	free := freeNames{}
+	factoryDone := map[*ast.FuncType]bool{}
 	for _, e := range c.events {
 		if e.method != "Go" && e.method != "TryGo" {
 			continue
@@ -1012,6 +1133,21 @@ func (x *check) fix() {
 			edits = append(edits, analysis.TextEdit{Pos: res.Pos(), End: res.End(), NewText: sig})
 			for _, lit := range inner {
 				edits = append(edits, analysis.TextEdit{Pos: lit.Type.Pos(), End: lit.Type.End(), NewText: sig})
+			}
+			continue
+		}
+		if res, inner, isFactory := x.declFactory(arg); isFactory {
+			// g.Go(c.worker(x)), worker a function of the package that
+			// only returns a literal, called nowhere else: its result
+			// and the literals it returns take the context; the Go, and
+			// where the call runs, stay as they are.
+			if !factoryDone[res] {
+				factoryDone[res] = true
+				sig := fmt.Appendf(nil, "func(%s.Context) error", name(res.Pos(), "context", "context"))
+				edits = append(edits, analysis.TextEdit{Pos: res.Pos(), End: res.End(), NewText: sig})
+				for _, lit := range inner {
+					edits = append(edits, analysis.TextEdit{Pos: lit.Type.Pos(), End: lit.Type.End(), NewText: sig})
+				}
 			}
 			continue
 		}
@@ -1039,7 +1175,10 @@ func (x *check) fix() {
 	}
 	_ = info
 	var what []string
-	if zero {
+	switch {
+	case zeroHooked:
+		what = append(what, "the zero Group is made by task.NewGroup(context.Background(), task.FirstError, task.StartAll): every child runs, as with errgroup's zero Group, and its context, which only the crash hook reads, is canceled at the first failure")
+	case zero:
 		what = append(what, "the zero task.Group is errgroup's zero Group (KeepGoing, FirstError)")
 	}
 	switch {
@@ -1059,10 +1198,14 @@ func (x *check) fix() {
 	case x.block:
 		what = append(what, "at the limit Go blocks the caller, as errgroup's does (BlockAtLimit)")
 	case x.limited:
-		what = append(what, "at the limit Go queues the child rather than blocking the loop, which is finite")
+		what = append(what, fmt.Sprintf("at the limit Go queues the child rather than blocking the caller: there are at most %d Go calls", x.goCalls))
 	}
-	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
-		what = append(what, fmt.Sprintf("Go and Wait are in different functions (%s; %s): a child's panic is held until the Wait instead of crashing the program at once", goFuncs, waitFuncs))
+	if long := x.longLived(); long != "" {
+		if hooked {
+			what = append(what, long+": a child's panic still crashes the program at once, as errgroup's did, by the context.AfterFunc that the fix adds after the group is made (the panic cancels the group's context); without it, task's Wait would raise the panic only when it is called")
+		} else {
+			what = append(what, long+": a child's panic no longer crashes the program at once, as errgroup's did: the group holds it, and the Wait raises it when it is called, if it ever is; until then the program runs on")
+		}
 	}
 	if x.rounds {
 		what = append(what, "a Go after the Wait begins a new round, as errgroup's; that round's Wait returns its own failures (errgroup's, the first of every round)")
@@ -1249,4 +1392,240 @@ func (f freeNames) name(pass *analysis.Pass, pos token.Pos, base string) string 
 		f[sc][n] = true
 		return n
 	}
+}
+
+// longLived says why the group outlives the code that gives it children,
+// or "": Go and Wait in different functions, or a Go in a loop that only
+// a break or a return ends (for {}, over a channel or an iterator) whose
+// Wait comes after the loop.
+func (x *check) longLived() string {
+	if apart := x.apartWhy(); apart != "" {
+		return apart
+	}
+	info := x.info()
+	for _, e := range x.c.events {
+		goes := e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]
+		if !goes || x.where(e.cur) == inChild {
+			continue
+		}
+	loops:
+		for c := range e.cur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+			var open bool
+			switch l := c.Node().(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				break loops
+			case *ast.ForStmt:
+				open = l.Cond == nil
+			case *ast.RangeStmt:
+				if l.X != nil {
+					switch types.Unalias(info.TypeOf(l.X)).Underlying().(type) {
+					case *types.Chan, *types.Signature:
+						open = true
+					}
+				}
+			}
+			if !open {
+				continue
+			}
+			for _, w := range x.c.events {
+				if w.method == "Wait" && x.home[w.call] == x.home[e.call] && w.call.Pos() > c.Node().End() {
+					line := x.ip.pass.Fset.Position(c.Node().Pos()).Line
+					return fmt.Sprintf("the Wait comes after the loop that gives the children (line %d), which runs until it is broken out of", line)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// A crashHook is the context.AfterFunc that the fix adds after the
+// statement that makes a group, so that a child's panic crashes the
+// program at once, as errgroup's Go did, rather than when Wait is called.
+type crashHook struct {
+	after ast.Stmt // the statement that makes the group
+	blank string   // a name for the derived context, if blank there
+	ctx   string   // the derived context, as the statement writes it
+	local string   // a variable to hold it first, if the statement's may change
+}
+
+// apartWhy says that Go and Wait are in different functions, or "".
+func (x *check) apartWhy() string {
+	if goFuncs, waitFuncs := x.apart(); goFuncs != "" {
+		return fmt.Sprintf("Go and Wait are in different functions (%s; %s)", goFuncs, waitFuncs)
+	}
+	return ""
+}
+
+// crashHook decides whether the group made by cr gets a crash hook: a
+// group whose Go and Wait are in different functions (apartWhy; a loop
+// that only a break ends is most often a walk of pages, whose Wait is
+// near, and only gets the message of longLived), made by
+// WithContext in an assignment of its own (not a var spec, nor the init of
+// an if). The hook reads the derived context when it is canceled: a local
+// variable that nothing assigns again is read as it is, another (a field,
+// a variable assigned again) is first copied to a new variable.
+func (x *check) crashHook(cr *gcreate) *crashHook {
+	if cr.call == nil || x.apartWhy() == "" {
+		return nil
+	}
+	as, ok := cr.cur.Node().(*ast.AssignStmt)
+	if !ok {
+		return nil
+	}
+	if _, isList := stmtList(cr.cur.Parent().Node()); !isList {
+		return nil
+	}
+	h := &crashHook{after: as}
+	if cr.gctx == nil && !cr.ctxField {
+		if as.Tok != token.DEFINE {
+			return nil
+		}
+		h.blank = (freeNames{}).name(x.ip.pass, as.Pos(), "gctx")
+		h.ctx = h.blank
+		return h
+	}
+	h.ctx = types.ExprString(as.Lhs[1])
+	if cr.ctxField || !x.assignedOnce(cr.gctx, as) {
+		h.local = (freeNames{}).name(x.ip.pass, as.End(), "gctx")
+	}
+	return h
+}
+
+// assignedOnce reports whether v, a local variable, is assigned only by
+// as (or declared by it, or as a parameter and then by as), and its address
+// is never taken.
+func (x *check) assignedOnce(v *types.Var, as *ast.AssignStmt) bool {
+	if v.Parent() == nil || v.Parent() == x.ip.pass.Pkg.Scope() {
+		return false
+	}
+	info := x.info()
+	// Out of a loop, an assignment before as is over when the hook reads v.
+	inLoop := false
+	if asCur, found := x.ip.in.Root().FindNode(as); found {
+		for c := range asCur.Enclosing((*ast.ForStmt)(nil), (*ast.RangeStmt)(nil), (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil)) {
+			switch c.Node().(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				inLoop = true
+			}
+			break
+		}
+	}
+	for id, obj := range info.Uses {
+		if obj != v {
+			continue
+		}
+		cur, found := x.ip.in.Root().FindNode(id)
+		if !found {
+			return false
+		}
+		switch p := cur.Parent().Node().(type) {
+		case *ast.AssignStmt:
+			if p != as && slices.Contains(p.Lhs, ast.Expr(id)) && (inLoop || p.Pos() > as.Pos()) {
+				return false
+			}
+		case *ast.UnaryExpr:
+			if p.Op == token.AND {
+				return false
+			}
+		case *ast.IncDecStmt, *ast.RangeStmt:
+			return false
+		}
+	}
+	return true
+}
+
+// declFactory reports whether arg, the argument of a Go, calls a function
+// or method declared in the package, unexported, whose result is func()
+// error and whose every return statement returns a function literal
+// (func() error { ... }), and which is called nowhere but in the Go calls
+// of this component (its type may change with them). It returns the
+// result's type and the literals.
+func (x *check) declFactory(arg ast.Expr) (res *ast.FuncType, inner []*ast.FuncLit, ok bool) {
+	info := x.info()
+	call, isCall := ast.Unparen(arg).(*ast.CallExpr)
+	if !isCall {
+		return nil, nil, false
+	}
+	var id *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = fun
+	case *ast.SelectorExpr:
+		id = fun.Sel
+	default:
+		return nil, nil, false
+	}
+	fn, isFunc := info.Uses[id].(*types.Func)
+	if !isFunc || fn.Exported() {
+		return nil, nil, false
+	}
+	decl := x.ip.decls[fn]
+	if decl == nil || decl.Body == nil || decl.Type.TypeParams != nil || decl.Type.Results == nil ||
+		len(decl.Type.Results.List) != 1 || len(decl.Type.Results.List[0].Names) != 0 {
+		return nil, nil, false
+	}
+	res, isFuncType := decl.Type.Results.List[0].Type.(*ast.FuncType)
+	if !isFuncType || !isErrorFuncType(info.TypeOf(res)) {
+		return nil, nil, false
+	}
+	// A method of that name in an interface of the package: the method
+	// may implement it.
+	if fn.Signature().Recv() != nil {
+		for _, obj := range info.Defs {
+			if m, isMethod := obj.(*types.Func); isMethod && m != fn && m.Name() == fn.Name() {
+				if r := m.Signature().Recv(); r != nil && types.IsInterface(r.Type()) {
+					return nil, nil, false
+				}
+			}
+		}
+	}
+	var stmtReturns []*ast.ReturnStmt
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			stmtReturns = append(stmtReturns, n)
+		}
+		return true
+	})
+	for _, r := range stmtReturns {
+		if len(r.Results) != 1 {
+			return nil, nil, false
+		}
+		lit, isLit := ast.Unparen(r.Results[0]).(*ast.FuncLit)
+		if !isLit || !isErrorFunc(info, lit) || len(lit.Type.Params.List) != 0 {
+			return nil, nil, false
+		}
+		inner = append(inner, lit)
+	}
+	if len(inner) == 0 {
+		return nil, nil, false
+	}
+	// Every use of the function is the call of a Go of this component.
+	goCalls := map[ast.Node]bool{}
+	for _, e := range x.c.events {
+		if (e.method == "Go" || e.method == "TryGo") && len(e.call.Args) == 1 {
+			if c, isCall := ast.Unparen(e.call.Args[0]).(*ast.CallExpr); isCall {
+				goCalls[ast.Unparen(c.Fun)] = true
+			}
+		}
+	}
+	for use, obj := range info.Uses {
+		if obj != fn {
+			continue
+		}
+		cur, found := x.ip.in.Root().FindNode(use)
+		if !found {
+			return nil, nil, false
+		}
+		fun := ast.Node(use)
+		if sel, isSel := cur.Parent().Node().(*ast.SelectorExpr); isSel && sel.Sel == use {
+			fun = sel
+		}
+		if !goCalls[fun] {
+			return nil, nil, false
+		}
+	}
+	return res, inner, true
 }

@@ -157,14 +157,18 @@ func (im *importer) name(path, want string) (string, bool) {
 	return want, true
 }
 
-// edits returns the edits that add the imports: a standard package after
-// the last standard import, another after the last other import, as
-// goimports groups them.
+// edits returns the edits that add the imports, in the sections where
+// goimports and gci put them (importSections): a standard package in the
+// section of standard packages, another in the section of third-party
+// packages, never in the module's own (its path, and the prefixes that
+// its golangci-lint configuration makes local). A section that does not
+// exist yet is made: the standard one first, the third-party one before
+// the first section of the module's own, or last.
 func (im *importer) edits() []analysis.TextEdit {
 	if len(im.add) == 0 {
 		return nil
 	}
-	std := func(path string) bool { return !strings.Contains(strings.Split(path, "/")[0], ".") }
+	kind := im.importKinds()
 	var gd *ast.GenDecl
 	for _, d := range im.file.Decls {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
@@ -172,56 +176,120 @@ func (im *importer) edits() []analysis.TextEdit {
 			break
 		}
 	}
-	if gd == nil {
-		var quoted []string
+	if gd == nil || !gd.Lparen.IsValid() {
+		// A new import declaration, or one spec made a list: one section
+		// of each kind, in order.
+		var specs []string
+		var kinds []int
+		if gd != nil {
+			p, _ := strconv.Unquote(gd.Specs[0].(*ast.ImportSpec).Path.Value)
+			specs, kinds = append(specs, im.s.src(gd.Specs[0])), append(kinds, kind(p))
+		}
 		for _, a := range im.add {
-			quoted = append(quoted, a.spec())
+			specs, kinds = append(specs, a.spec()), append(kinds, kind(a.path))
 		}
-		return []analysis.TextEdit{{Pos: im.file.Name.End(), End: im.file.Name.End(),
-			NewText: []byte("\n\nimport (\n\t" + strings.Join(quoted, "\n\t") + "\n)")}}
-	}
-	if !gd.Lparen.IsValid() {
-		var lines []string
-		for _, a := range im.add {
-			lines = append(lines, a.spec())
+		var b strings.Builder
+		b.WriteString("import (")
+		for k := kindStd; k <= kindLocal; k++ {
+			first := true
+			for i, spec := range specs {
+				if kinds[i] != k {
+					continue
+				}
+				if first && b.Len() > len("import (") {
+					b.WriteString("\n")
+				}
+				first = false
+				b.WriteString("\n\t" + spec)
+			}
 		}
-		return []analysis.TextEdit{{Pos: gd.Pos(), End: gd.End(),
-			NewText: []byte("import (\n\t" + im.s.src(gd.Specs[0]) + "\n\t" + strings.Join(lines, "\n\t") + "\n)")}}
+		b.WriteString("\n)")
+		if gd == nil {
+			return []analysis.TextEdit{{Pos: im.file.Name.End(), End: im.file.Name.End(), NewText: []byte("\n\n" + b.String())}}
+		}
+		return []analysis.TextEdit{{Pos: gd.Pos(), End: gd.End(), NewText: []byte(b.String())}}
 	}
-	// The last spec of each kind, and where each new one goes.
-	var lastStd, lastOther ast.Spec
-	for _, spec := range gd.Specs {
-		p, _ := strconv.Unquote(spec.(*ast.ImportSpec).Path.Value)
-		if std(p) {
-			lastStd = spec
-		} else {
-			lastOther = spec
+	sections := importSections(im.s.pass.Fset, gd)
+	// The kinds of each section: a bit per kind.
+	has := make([]int, len(sections))
+	holdsErrgroup := -1
+	for i, sec := range sections {
+		for _, spec := range sec {
+			p, _ := strconv.Unquote(spec.Path.Value)
+			has[i] |= 1 << kind(p)
+			if p == errgroupPath {
+				holdsErrgroup = i
+			}
 		}
 	}
-	at := map[token.Pos][]string{}
-	var order []token.Pos
+	// target returns the section for a new import of kind k, or -1.
+	target := func(k int) int {
+		if holdsErrgroup >= 0 && has[holdsErrgroup] == 1<<k {
+			return holdsErrgroup
+		}
+		for i := len(sections) - 1; i >= 0; i-- {
+			if has[i] == 1<<k {
+				return i
+			}
+		}
+		if k == kindThird {
+			if holdsErrgroup >= 0 && has[holdsErrgroup]&(1<<kindThird) != 0 {
+				return holdsErrgroup
+			}
+			for i := len(sections) - 1; i >= 0; i-- {
+				if has[i]&(1<<kindThird) != 0 {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	type place struct {
+		pos        token.Pos
+		before     bool // a new section before the one at pos
+		newSection bool
+	}
+	at := map[place][]string{}
+	var order []place
 	for _, a := range im.add {
-		var pos token.Pos
-		text := "\n\t" + a.spec()
-		switch {
-		case std(a.path) && lastStd != nil:
-			pos = lastStd.End()
-		case std(a.path):
-			pos = gd.Lparen + 1
-		case lastOther != nil:
-			pos = lastOther.End()
+		k := kind(a.path)
+		var pl place
+		switch i := target(k); {
+		case i >= 0:
+			sec := sections[i]
+			pl = place{pos: sec[len(sec)-1].End()}
+		case k == kindStd:
+			pl = place{pos: gd.Lparen + 1, newSection: true}
 		default:
-			pos = gd.Specs[len(gd.Specs)-1].End()
-			text = "\n" + text // a group of its own
+			pl = place{pos: sections[len(sections)-1][len(sections[len(sections)-1])-1].End(), newSection: true}
+			for _, sec := range sections {
+				p, _ := strconv.Unquote(sec[0].Path.Value)
+				if kind(p) == kindLocal {
+					pl = place{pos: sec[0].Pos(), before: true, newSection: true}
+					break
+				}
+			}
 		}
-		if _, seen := at[pos]; !seen {
-			order = append(order, pos)
+		if _, seen := at[pl]; !seen {
+			order = append(order, pl)
 		}
-		at[pos] = append(at[pos], text)
+		at[pl] = append(at[pl], a.spec())
 	}
 	var edits []analysis.TextEdit
-	for _, pos := range order {
-		edits = append(edits, analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(strings.Join(at[pos], ""))})
+	for _, pl := range order {
+		specs := at[pl]
+		var text string
+		switch {
+		case pl.before:
+			text = strings.Join(specs, "\n\t") + "\n\n\t"
+		case pl.pos == gd.Lparen+1:
+			text = "\n\t" + strings.Join(specs, "\n\t") + "\n"
+		case pl.newSection:
+			text = "\n\n\t" + strings.Join(specs, "\n\t")
+		default:
+			text = "\n\t" + strings.Join(specs, "\n\t")
+		}
+		edits = append(edits, analysis.TextEdit{Pos: pl.pos, End: pl.pos, NewText: []byte(text)})
 	}
 	return edits
 }

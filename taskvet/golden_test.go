@@ -34,9 +34,10 @@ func TestGoldenCompiles(t *testing.T) {
 	}
 	// The fake testify has no real counterpart here: a module of its own.
 	gomod := "module example.com/golden\n\ngo 1.26\n\n" +
-		"require (\n\tgithub.com/tasktuple/task v0.0.0\n\tgolang.org/x/sync " + syncVersion + "\n\tgithub.com/stretchr/testify v0.0.0\n)\n\n" +
+		"require (\n\tgithub.com/tasktuple/task v0.0.0\n\tgolang.org/x/sync " + syncVersion + "\n\tgithub.com/stretchr/testify v0.0.0\n\texample.com/errors v0.0.0\n)\n\n" +
 		"replace github.com/tasktuple/task => " + root + "\n" +
-		"replace github.com/stretchr/testify => ./testify\n"
+		"replace github.com/stretchr/testify => ./testify\n" +
+		"replace example.com/errors => ./exerrors\n"
 	write(t, filepath.Join(dir, "go.mod"), gomod)
 	write(t, filepath.Join(dir, "go.sum"), sums)
 	write(t, filepath.Join(dir, "testify", "go.mod"), "module github.com/stretchr/testify\n\ngo 1.26\n")
@@ -45,6 +46,13 @@ func TestGoldenCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(dir, "testify", "require", "require.go"), string(fake))
+	// Another package named errors, as cockroachdb/errors is.
+	write(t, filepath.Join(dir, "exerrors", "go.mod"), "module example.com/errors\n\ngo 1.26\n")
+	fake, err = os.ReadFile("testdata/src/example.com/errors/errors.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "exerrors", "errors.go"), string(fake))
 	for _, g := range goldens {
 		pkg := filepath.Base(filepath.Dir(g))
 		src, err := os.ReadFile(g)
@@ -181,6 +189,35 @@ func TestShapes(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the fixed code of errgroupshapes fails:\n%s", out)
+	}
+	// A long-lived group's hook: a child panics, nobody calls Wait, and the
+	// program crashes at once with the child's panic, as errgroup's did
+	// (without the hook, the test would block until its timeout).
+	write(t, filepath.Join(dir, "errgrouplonglived", "crash_test.go"), `package errgrouplonglived
+
+import (
+	"context"
+	"net"
+	"testing"
+)
+
+type panicListener struct{ net.Listener }
+
+func (panicListener) Accept() (net.Conn, error) { panic("accept exploded") }
+func (panicListener) Close() error              { return nil }
+
+func TestCrash(t *testing.T) {
+	s := newServer(context.Background(), panicListener{})
+	s.Run()
+	select {}
+}
+`)
+	cmd = exec.Command("go", "test", "-timeout", "5m", "-run", "^TestCrash$", "./errgrouplonglived")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "panic: task: panic: accept exploded") || !strings.Contains(string(out), "errgrouplonglived.(*server).accept") || strings.Contains(string(out), "timed out") {
+		t.Errorf("a child's panic in a long-lived group, nobody waiting: %v\n%s\nwant a crash with the child's panic and its stack", err, out)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "errgroupfix")); err != nil {
 		return

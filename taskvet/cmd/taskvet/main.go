@@ -20,6 +20,14 @@
 // applied in two passes: when a pass leaves a fix out, taskvet runs the
 // fixes again, up to maxFixPasses passes.
 //
+// Before it says it is done, taskvet -fix builds each package whose files
+// the fixes changed (go build, and go test -c where a test file changed),
+// in this build and in the environment of each changed file that this
+// build leaves out. A package that does not build after the fixes is put
+// back as it was before them, and taskvet prints which files it undid and
+// what the go command said (exit status 1); if the package did not build
+// before the fixes either, they stay, and taskvet says so.
+//
 // The analyzers see the files of one build configuration. The files that
 // it leaves out (_windows.go on Linux, a test behind //go:build
 // integration) and that import errgroup, taskvet analyzes in a run of its
@@ -63,6 +71,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -252,6 +261,11 @@ func fixThenCheck(args, rest []string, envs []environment) int {
 	}
 	var checks []check
 	status := 0
+	root, _ := filepath.Abs(".")
+	if inModule {
+		root = mod.dir
+	}
+	before := takeSnapshot(root)
 	code, ok := fix(args, thisBuild)
 	if !ok {
 		return 1
@@ -273,6 +287,9 @@ func fixThenCheck(args, rest []string, envs []environment) int {
 		}
 		status = worse(status, code)
 	}
+	// A package that built before the fixes builds after them, or is put
+	// back as it was.
+	status = worse(status, checkBuilds(os.Stderr, before, envs))
 	if inModule {
 		mod.tidySync()
 	}

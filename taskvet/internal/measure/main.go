@@ -93,6 +93,7 @@ var (
 	keepFlag    = flag.Bool("keep", false, "keep each module's copy (-out/NAME/src) after measuring it")
 	untilFlag   = flag.String("until", "", "stop at this time (RFC 3339, or HH:MM in UTC today): the step running is ended, and the modules not finished are reported as such")
 	cacheFlag   = flag.String("before-cache", "", "keep the test runs before the fix in this directory, and take them from it when there (see measure)")
+	scopeFlag   = flag.String("scope", "module", "what to build and analyze: module (./...), or errgroup (the packages whose files import errgroup, the only ones the fix can change: the machine is shared)")
 	tableFlag   = flag.Bool("table", false, "measure nothing: print the table from the result.json files in -out, in the order of the modules")
 )
 
@@ -437,12 +438,17 @@ func measure(line, core, out, taskvet string) (r *result) {
 		return r
 	}
 	r.BuildBefore = "ok"
-	buildBefore, err := heavy("build-before", work, env, "go", "build", "./...")
+	pkgs := []string{"./..."}
+	if *scopeFlag == "errgroup" {
+		pkgs = errgroupDirs(work)
+		r.Notes = append(r.Notes, "built and analyzed: the packages whose files import errgroup ("+strings.Join(pkgs, " ")+"), not ./...")
+	}
+	buildBefore, err := heavy("build-before", work, env, "go", "build", pkgs)
 	logf("build-before", buildBefore)
 	if err != nil {
 		// A module of a repository of several modules may replace its
-		// siblings by their directories (../sdk), which its zip does not
-		// hold. Without those replaces the versions it requires come from
+		// siblings by their directories (../sdk, or a nested module,
+		// ./internal/httpclient), which its zip does not hold. Without those replaces the versions it requires come from
 		// the proxy, as when it is a dependency.
 		if drops := localReplaces(work); len(drops) > 0 {
 			args := []string{"go", "mod", "edit"}
@@ -452,7 +458,7 @@ func measure(line, core, out, taskvet string) (r *result) {
 			run(work, env, args...)
 			r.Notes = append(r.Notes, "its go.mod replaces modules by directories outside its zip ("+strings.Join(drops, ", ")+"): built with those replaces dropped, the versions it requires from the proxy")
 			logf("build-before-with-replaces", buildBefore)
-			buildBefore, err = heavy("build-before", work, env, "go", "build", "./...")
+			buildBefore, err = heavy("build-before", work, env, "go", "build", pkgs)
 			logf("build-before", buildBefore)
 		}
 	}
@@ -469,14 +475,14 @@ func measure(line, core, out, taskvet string) (r *result) {
 	// The diagnostics, then the fix, which runs as many passes as it needs
 	// (fixes that edit the same line are applied one pass after the
 	// other) and then prints what is left.
-	js, _ := heavy("diagnostics", work, env, taskvet, "-test=false", "-json", "-errgroupfix", "./...")
+	js, _ := heavy("diagnostics", work, env, taskvet, "-test=false", "-json", "-errgroupfix", pkgs)
 	logf("diagnostics", js)
 	for _, d := range diagnostics(js) {
 		if d.Analyzer == "errgroupfix" && !d.Fix {
 			r.Nofix++
 		}
 	}
-	fixLog, _ := heavy("fix", work, env, taskvet, "-test=false", "-fix", "-errgroupfix", "./...")
+	fixLog, _ := heavy("fix", work, env, taskvet, "-test=false", "-fix", "-errgroupfix", pkgs)
 	logf("fix", fixLog)
 	// Migrated: the groups that the fixes removed.
 	r.LeftPos = sites(work)
@@ -495,7 +501,7 @@ func measure(line, core, out, taskvet string) (r *result) {
 		}
 	}
 	slices.Sort(r.Changed)
-	b, err := heavy("build", work, env, "go", "build", "./...")
+	b, err := heavy("build", work, env, "go", "build", pkgs)
 	logf("build", b)
 	r.GoAfter = goLine(work)
 	diff, _ := runOut(work, nil, "git", "diff")
@@ -549,7 +555,7 @@ func measure(line, core, out, taskvet string) (r *result) {
 	// (With -json the diagnostics are on the standard output; the lines
 	// of files the build leaves out, "not analyzed", on the error output.)
 	var stderr bytes.Buffer
-	js, _ = heavy("diagnostics-after", work, env, taskvet, "-test=false", "-json", "-errgroupfix", "./...", &stderr)
+	js, _ = heavy("diagnostics-after", work, env, taskvet, "-test=false", "-json", "-errgroupfix", pkgs, &stderr)
 	logf("diagnostics-after", js)
 	logf("diagnostics-after-stderr", stderr.Bytes())
 	for line := range strings.Lines(stderr.String()) {
@@ -709,7 +715,10 @@ func localReplaces(dir string) []string {
 			continue
 		}
 		if rel, err := filepath.Rel(dir, filepath.Join(dir, r.New.Path)); err == nil && !strings.HasPrefix(rel, "..") {
-			continue // inside the module's copy
+			if _, err := os.Stat(filepath.Join(dir, r.New.Path, "go.mod")); err == nil {
+				continue // inside the module's copy
+			}
+			// A nested module, which the zip of this one leaves out.
 		}
 		old := r.Old.Path
 		if r.Old.Version != "" {
@@ -758,6 +767,27 @@ func buildFailure(out []byte) string {
 // sites lists (file:line) the errgroup groups that the production code
 // (not tests, testdata or vendor) makes or declares: WithContext calls,
 // zero Groups (var, literal, new) and fields of type errgroup.Group.
+// errgroupDirs returns the package directories below dir ("./a/b") whose
+// production files import errgroup, whatever their build constraints.
+func errgroupDirs(dir string) []string {
+	var dirs []string
+	for _, p := range sites(dir) {
+		file, _, _ := strings.Cut(p, ":")
+		d := "./" + filepath.ToSlash(filepath.Dir(file))
+		if d == "./." {
+			d = "."
+		}
+		if !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		return []string{"./..."}
+	}
+	slices.Sort(dirs)
+	return dirs
+}
+
 func sites(dir string) []string {
 	var pos []string
 	fset := token.NewFileSet()

@@ -94,10 +94,10 @@ func waitInGoroutine(ctx context.Context, items []Item) <-chan error {
 	return errc
 }
 
-// SetLimit with a loop over a slice: finite, task's queue is bounded by
-// the slice.
+// SetLimit with a loop over a slice: errgroup's Go blocked the loop at the
+// limit, however long the slice; task.BlockAtLimit keeps that.
 func boundedLimit(ctx context.Context, items []Item, n int) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*at the limit Go queues the child rather than blocking the loop, which is finite`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*at the limit Go blocks the caller, as errgroup's does \(BlockAtLimit\)`
 	g.SetLimit(n)
 	for _, it := range items {
 		if it.ID < 0 {
@@ -302,6 +302,39 @@ func unboundedLiteral(items <-chan Item) error {
 	g := &errgroup.Group{} // want `task.Group in place.*BlockAtLimit`
 	g.SetLimit(4)
 	for it := range items {
+		g.Go(func() error { return process(context.Background(), it) })
+	}
+	return g.Wait()
+}
+
+// A backfill over a range of log indexes: errgroup's Go blocks the loop at
+// the limit, so at most 8 closures are held; task.BlockAtLimit keeps that.
+func backfill(ctx context.Context, start, end int) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*at the limit Go blocks the caller, as errgroup's does \(BlockAtLimit\)`
+	g.SetLimit(8)
+	for i := start; i <= end; i++ {
+		g.Go(func() error { return process(ctx, Item{ID: i}) })
+	}
+	return g.Wait()
+}
+
+// A constant number of Go calls, fewer than the limit can matter for:
+// they queue.
+func fewConstant(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*at the limit Go queues the child rather than blocking the caller: there are at most 3 Go calls`
+	g.SetLimit(2)
+	for i := range 3 {
+		g.Go(func() error { return process(ctx, Item{ID: i}) })
+	}
+	return g.Wait()
+}
+
+// A zero Group made by a value literal (vitess's backup engine), limited
+// in a loop: made by NewGroup, which blocks at the limit.
+func valueLiteral(items []Item, n int) error {
+	g := errgroup.Group{} // want `task.Group in place.*BlockAtLimit`
+	g.SetLimit(n)
+	for _, it := range items {
 		g.Go(func() error { return process(context.Background(), it) })
 	}
 	return g.Wait()

@@ -87,7 +87,7 @@ type server struct {
 }
 
 func (s *server) start(ctx context.Context, items []Item) {
-	s.g, s.ctx = errgroup.WithContext(ctx) // want `this errgroup group \(g\) is a task.Group in place: .*StartAll.*; Go and Wait are in different functions \(start; stop\): a child's panic is held until the Wait instead of crashing the program at once`
+	s.g, s.ctx = errgroup.WithContext(ctx) // want `this errgroup group \(g\) is a task.Group in place: .*StartAll.*; Go and Wait are in different functions \(start; stop\): a child's panic still crashes the program at once`
 	for _, it := range items {
 		s.g.Go(func() error {
 			// The loop of one item.
@@ -127,7 +127,7 @@ func (e *engine) read(ctx context.Context) error  { e.reads.Add(1); return nil }
 func (e *engine) write(ctx context.Context) error { e.writes.Add(1); return nil }
 
 func (e *engine) start(ctx context.Context) {
-	g, gctx := errgroup.WithContext(ctx) // want `this errgroup group \(g, Group\) is a task.Group in place: .*StartAll.*a child's panic is held until the Wait`
+	g, gctx := errgroup.WithContext(ctx) // want `this errgroup group \(g, Group\) is a task.Group in place: .*StartAll.*a child's panic still crashes the program at once`
 	e.loops = struct {
 		*errgroup.Group
 		ctx context.Context

@@ -1,0 +1,24 @@
+package errgroupfixoneline
+
+import (
+	"context"
+
+	"golang.org/x/sync/errgroup"
+)
+
+func compute() int                   { return 1 }
+func name() string                   { return "" }
+func ping(ctx context.Context) error { return nil }
+
+// Closures on one line stay on one line.
+func oneLine(ctx context.Context) (int, string, error) {
+	var n int
+	var s string
+	g, ctx := errgroup.WithContext(ctx) // want `task.Run2`
+	g.Go(func() error { n = compute(); return nil })
+	g.Go(func() error { s = name(); return ping(ctx) })
+	if err := g.Wait(); err != nil {
+		return 0, "", err
+	}
+	return n, s, nil
+}

@@ -1,0 +1,3 @@
+package config
+
+var Workers = 4
