@@ -69,7 +69,7 @@ func AddTxtar(dir, file string) ([]string, error) {
 type archiveFile struct{ f txtar.File }
 
 func (a archiveFile) Path() string                { return a.f.Name }
-func (a archiveFile) Lstat() (os.FileInfo, error) { return fileInfo{a.f}, nil }
+func (a archiveFile) Lstat() (os.FileInfo, error) { return fileInfo(a), nil }
 func (a archiveFile) Open() (io.ReadCloser, error) {
 	return io.NopCloser(bytes.NewReader(a.f.Data)), nil
 }
