@@ -86,5 +86,11 @@ func (c *call) firstError(f *report, err error) error {
 	if ce.NotStarted > 0 {
 		return ErrStopped
 	}
+	if len(ce.Canceled) > 0 {
+		// Nothing failed, and a child returned the cancellation of the
+		// group's context by an earlier round's Wait: that error, as
+		// errgroup's Wait returns it.
+		return ce.Canceled[0].Err
+	}
 	return err
 }

@@ -9,21 +9,21 @@ import (
 
 // Wait waits for every child of g to return, children started while it
 // waits included, and returns their failures, as [Scope] does: nil, a
-// *[CallError] (the first failure with [FirstError]), or, if a child
-// panicked or called [runtime.Goexit], that panic or Goexit raised here.
-// It then cancels the group's context. Wait may be called more than once,
-// and from several goroutines, but not by a child of g.
+// *[CallError] (the first failure with [FirstError]), or a child's panic
+// or [runtime.Goexit], raised here. It then cancels the group's context.
+// Wait may be called more than once, from several goroutines, but not by
+// a child of g.
 //
 // A group is used in rounds, as errgroup's. A round ends once a Wait has
 // been called and every child has returned: every Wait of the round, and
-// any Wait before the next round, returns its outcome (the same error or
-// panic). A Go, TryGo, Spawn, TrySpawn or SetLimit after that begins a new
+// any Wait before the next round, returns its outcome. A Go, TryGo, Spawn, TrySpawn or SetLimit after that begins a new
 // round, with the group's options and limit, which the next Wait waits
 // for. A call that starts a child as a round ends starts it in that round
 // or as the first of the next: never lost. A failure refuses children
-// only in its own round: the context of NewGroup stays canceled (a later
-// round's children get it, done), but refuses none. A stop is the
-// group's: after [Group.Stop], no round takes a child.
+// only in its own round: the context of NewGroup stays canceled, and a
+// later round's children get it, done; a child that returns its error
+// makes Wait return an error holding [context.Canceled], as errgroup's.
+// A stop is the group's: after [Group.Stop], no round takes a child.
 func (g *Group) Wait() error {
 	if g == nil {
 		nilArg("Group.Wait", "g")

@@ -106,9 +106,14 @@ func (f *report) err(ctx context.Context) error {
 		f.e.Ctx = ErrStopped
 	case len(f.e.Unfinished) > 0:
 		f.e.Ctx = contextError(ctx)
+	case len(f.e.Canceled) > 0 && len(f.e.Failures) == 0 && ctx.Err() != nil:
+		// Stopped by a group's context, which an earlier round's Wait
+		// canceled, in a round the caller's ctx then stopped.
+		f.e.Ctx = contextError(ctx)
 	case len(f.e.Canceled) > 0 && len(f.e.Failures) == 0:
-		// Stopped by the call with nothing failed: unreachable, as the call
-		// cancels only after a failure or a success it returns, but a
+		// Stopped by the call with nothing failed: a child of a later
+		// round of NewGroup that returned the error of the group's
+		// context, which an earlier round's Wait canceled. A
 		// cancellation must never read as success.
 		f.e.Ctx = context.Canceled
 	}
