@@ -37,11 +37,13 @@ const (
 	opMapWithin                 // MapWithin with a limit of 2: the scene's stop is the budget's end, not the caller's ctx
 	opQuorum                    // Quorum with k = scene.need()
 	opUntil                     // Until, enough once scene.need() functions have succeeded
+	opNewGroupLimit             // NewGroup with SetLimit(2): the caller starts the children with Spawn and Group.Go in turn, then Wait
+	opZeroGroup                 // the zero Group with SetLimit(2), as opNewGroupLimit: no ctx, no options
 	numOps
 )
 
 var opNames = [...]string{"Await", "Run", "All", "Map", "Scope", "ScopeLimit", "MapSeq", "MapSeqUnordered",
-	"Do", "ForEach", "Go", "GoLimit", "ScopeTree", "NewGroup", "MapWithin", "Quorum", "Until"}
+	"Do", "ForEach", "Go", "GoLimit", "ScopeTree", "NewGroup", "MapWithin", "Quorum", "Until", "NewGroupLimit", "ZeroGroup"}
 
 func (o op) String() string { return opNames[o] }
 
@@ -51,7 +53,7 @@ const scopeLimit = 2
 // limit is how many of the n functions of o run at once.
 func (o op) limit(n int) int {
 	switch o {
-	case opScopeLimit, opGoLimit, opScopeTree, opForEach, opMapWithin:
+	case opScopeLimit, opGoLimit, opScopeTree, opForEach, opMapWithin, opNewGroupLimit, opZeroGroup:
 		return min(n, scopeLimit)
 	}
 	return n
@@ -60,32 +62,62 @@ func (o op) limit(n int) int {
 // runs reports whether o runs the functions, rather than awaiting tasks.
 func (o op) runs() bool { return o != opAwait && o != opAll }
 
+// takes is the options o takes: its row of optionTable, the table the
+// package documents (docs/design.md). Do, Quorum, Until and the zero Group
+// take none.
+func (o op) takes() optSet {
+	switch o {
+	case opRun:
+		return optionTable[famRunN].takes
+	case opAwait, opAll:
+		return optionTable[famAwait].takes
+	case opMap:
+		return optionTable[famMap].takes
+	case opForEach, opMapWithin:
+		return optionTable[famForEach].takes
+	case opMapSeq, opMapSeqUnordered:
+		return optionTable[famStream].takes
+	case opNewGroup, opNewGroupLimit:
+		return optionTable[famGroup].takes
+	case opScope, opScopeLimit, opGo, opGoLimit, opScopeTree:
+		return optionTable[famScope].takes
+	}
+	return 0
+}
+
 // graceful reports whether o takes the Grace option: every call that runs
-// functions but Do.
-func (o op) graceful() bool { return o.runs() && o != opDo && !o.race() }
+// functions but Do, the races and the zero Group.
+func (o op) graceful() bool { return o.takes()&graceFlag != 0 }
 
 // race reports whether o is a race (Quorum, Until): RunFirstOK's rules,
 // which take no options.
 func (o op) race() bool { return o == opQuorum || o == opUntil }
 
-// scope reports whether o is a Scope.
+// scope reports whether o is a Scope or a Group.
 func (o op) scope() bool {
 	switch o {
-	case opScope, opScopeLimit, opGo, opGoLimit, opScopeTree, opNewGroup:
+	case opScope, opScopeLimit, opGo, opGoLimit, opScopeTree:
 		return true
 	}
-	return false
+	return o.group()
 }
 
+// group reports whether o is a Group waited for with Wait: one that can be
+// used again after Wait, in rounds.
+func (o op) group() bool { return o == opNewGroup || o == opNewGroupLimit || o == opZeroGroup }
+
+// spawner reports whether child 0 of o starts the other children (then
+// does what its position does): with BlockAtLimit it blocks at the limit
+// while it holds its slot.
+func (o op) spawner() bool { return o == opScopeLimit || o == opGoLimit || o == opScopeTree }
+
 // firstError reports whether o takes the option FirstError: RunN, Map,
-// ForEach and the Scopes.
-func (o op) firstError() bool {
-	switch o {
-	case opRun, opMap, opForEach, opMapWithin:
-		return true
-	}
-	return o.scope()
-}
+// ForEach, MapWithin, Scope and NewGroup.
+func (o op) firstError() bool { return o.takes()&firstError != 0 }
+
+// values reports whether o returns a value per position: RunN, Map and
+// MapWithin (and the awaits, modelAwait).
+func (o op) values() bool { return o == opRun || o == opMap || o == opMapWithin }
 
 // seq reports whether o yields pairs (MapSeq and MapSeqUnordered).
 func (o op) seq() bool { return o == opMapSeq || o == opMapSeqUnordered }
@@ -109,6 +141,8 @@ func (o op) startOf(i int) start {
 		return start(i % 3)
 	case o == opGoLimit && (i == 0 || i%2 == 1):
 		return byGo
+	case o == opNewGroupLimit, o == opZeroGroup:
+		return start(i % 2) // no TryGo: at the limit it starts nothing
 	}
 	return bySpawn
 }
@@ -123,7 +157,7 @@ func (o op) waited(n, k int) []int {
 		}
 		return list
 	}
-	if !o.scope() || o == opNewGroup {
+	if !o.scope() || o.group() {
 		return nil
 	}
 	for i := range min(k, n) {
@@ -197,17 +231,128 @@ const budgetD = time.Hour
 // budget end) once stopAt positions are released (0: before any), with grace the call has Grace(graceD); with
 // noStop, the test cancels it only if the call has not ended once every
 // position is released (a position waits for cancellation and nothing
-// else will cancel it). With firstError the call has FirstError, if its op
-// takes it (see op.firstError; the others must not change).
+// else will cancel it). With firstError, keepGoing, settled, blockAtLimit
+// and startAll the call has that option, if its op takes it (see
+// scene.opt; the others must not change). With prior, the call of a group
+// (see op.group) is a later round: a first round of one child that does
+// what prior says has been waited for, and the positions are the children
+// of the next round.
 type scene struct {
-	op         op
-	kinds      []kind
-	order      []int
-	k          int
-	wait       waitForm
-	stopAt     int
-	grace      bool
-	firstError bool
+	op           op
+	kinds        []kind
+	order        []int
+	k            int
+	wait         waitForm
+	stopAt       int
+	grace        bool
+	firstError   bool
+	keepGoing    bool
+	settled      bool
+	blockAtLimit bool
+	startAll     bool
+	prior        priorRound
+}
+
+// A priorRound is what the one child of a group's first round does, when
+// the scene is a later round.
+type priorRound uint8
+
+const (
+	noPrior     priorRound = iota // the scene is the group's first round
+	priorValue                    // returns nil
+	priorError                    // returns errPrior
+	priorPanic                    // panics
+	priorGoexit                   // calls runtime.Goexit
+	numPriors
+)
+
+var priorNames = [...]string{"none", "value", "error", "panic", "goexit"}
+
+func (p priorRound) String() string { return priorNames[p] }
+
+// opt reports whether the call of s has option f (one flag): the scene
+// draws it and the op takes it (its row of optionTable). The zero Group
+// has KeepGoing and FirstError, which it is documented to be made with,
+// and no other. StartAll is never drawn with KeepGoing, with which it
+// panics.
+func (s *scene) opt(f optSet) bool {
+	if s.op == opZeroGroup {
+		return f == keepGoing || f == firstError
+	}
+	if s.op.takes()&f == 0 {
+		return false
+	}
+	switch f {
+	case keepGoing:
+		return s.keepGoing
+	case settled:
+		return s.settled
+	case firstError:
+		return s.firstError
+	case blockAtLimit:
+		return s.blockAtLimit
+	case startAll:
+		return s.startAll && !s.keepGoing
+	case graceFlag:
+		return s.grace
+	}
+	return false
+}
+
+// options is the options the call of s is made with: none for the zero
+// Group, which takes none.
+func (s *scene) options() []Option {
+	if s.op == opZeroGroup {
+		return nil
+	}
+	var opts []Option
+	if s.opt(graceFlag) {
+		opts = append(opts, Grace(graceD))
+	}
+	for _, o := range []struct {
+		f optSet
+		o Option
+	}{{keepGoing, KeepGoing}, {settled, Settled}, {firstError, FirstError}, {blockAtLimit, BlockAtLimit}, {startAll, StartAll}} {
+		if s.opt(o.f) {
+			opts = append(opts, o.o)
+		}
+	}
+	return opts
+}
+
+// laterRound reports whether the scene is a later round of a group.
+func (s *scene) laterRound() bool { return s.op.group() && s.prior != noPrior }
+
+// roundCtxDone reports whether the children get a context that is done
+// from the start: the ctx of a group made by NewGroup stays canceled after
+// a Wait, and the children of a later round get it (Group.Wait). The zero
+// Group begins each round as a new zero Group.
+func (s *scene) roundCtxDone() bool { return s.laterRound() && s.op != opZeroGroup }
+
+// runsEverything reports whether the end of the caller's ctx leaves the
+// call taking new work: with KeepGoing "nothing is canceled and every
+// function runs" (package documentation), unless the end of ctx is a
+// stop, as it is with Grace; and for a stream, which starts no new call
+// once ctx ends (MapSeq), and MapWithin, which starts no input after the
+// budget's end "with KeepGoing too".
+func (s *scene) runsEverything() bool {
+	return s.opt(keepGoing) && !s.grace && !s.op.seq() && s.op != opMapWithin
+}
+
+// dimensions names the options of s that its call has (per op: "Map
+// KeepGoing"), and whether it is a later round, for counting what a run
+// of scenes covered.
+func (s scene) dimensions() []string {
+	var ds []string
+	for _, o := range optionNames {
+		if s.opt(o.flag) {
+			ds = append(ds, s.op.String()+" "+o.name)
+		}
+	}
+	if s.laterRound() {
+		ds = append(ds, s.op.String()+" after a round that did "+s.prior.String())
+	}
+	return ds
 }
 
 func (s scene) String() string {
@@ -215,7 +360,7 @@ func (s scene) String() string {
 	fmt.Fprintf(&b, "%v%d %v order %v", s.op, len(s.kinds), s.kinds, s.order)
 	if s.k > 0 {
 		fmt.Fprintf(&b, " k=%d", s.k)
-		if s.op.scope() {
+		if s.op.scope() && !s.op.group() {
 			fmt.Fprintf(&b, " by %v", s.wait)
 		}
 	}
@@ -225,8 +370,16 @@ func (s scene) String() string {
 	if s.grace {
 		b.WriteString(" with grace")
 	}
-	if s.firstError {
-		b.WriteString(" with FirstError")
+	for _, o := range []struct {
+		on   bool
+		name string
+	}{{s.opt(firstError), "FirstError"}, {s.opt(keepGoing), "KeepGoing"}, {s.opt(settled), "Settled"}, {s.opt(blockAtLimit), "BlockAtLimit"}, {s.opt(startAll), "StartAll"}} {
+		if o.on {
+			b.WriteString(" with " + o.name)
+		}
+	}
+	if s.prior != noPrior {
+		fmt.Fprintf(&b, " after a round that did %v", s.prior)
 	}
 	return b.String()
 }
@@ -300,6 +453,54 @@ type expectation struct {
 	race           bool          // Quorum or Until: at and left are checked, not vals
 	at             []int         // a race that returns: the positions of the successes it returns, in order
 	notEnough      bool          // Until: the error is ErrNotEnough
+	settled        bool          // the call has Settled: with an error, the values produced come back (see value)
+	classes        []class       // if the call returns values: per position, how it ended (see value); cRunning: an await's task may have completed or not
+	result         bool          // a Scope: its result is checked (the body returns bodyValue)
+	wantNil        bool          // the call returns nil: nothing failed, nor did ctx stop it (a later round's canceled children)
+	given          int           // a Scope or a group: the children whose Go or Spawn has returned before any position is released (-1: not checked)
+	startsDone     []int         // if checkStarts: the positions whose ctx is done as their function begins
+	checkStarts    bool
+}
+
+// bodyValue is what the body of a Scope returns, with its error.
+const bodyValue = 1000
+
+// A valueWant is what the call returns at a position.
+type valueWant uint8
+
+const (
+	valZero   valueWant = iota // the zero value
+	valValue                   // the position's value
+	valEither                  // either (a task that may have completed or not when ctx ended an await)
+)
+
+// value is what the call returns at position p: with no error, every value;
+// with an error, zero values, or with Settled every value produced ("a
+// position whose function panicked or called runtime.Goexit, or whose
+// task had not completed when ctx was done, holds the zero value"; an
+// input never started is zero), a failure's value included. MapWithin
+// returns "the result of every input whose call succeeded ... and zero
+// elsewhere", whatever its error.
+func (e expectation) value(p int, err error) valueWant {
+	c := e.classes[p]
+	switch {
+	case e.budget:
+		if c == cValue {
+			return valValue
+		}
+		return valZero
+	case err == nil:
+		return valValue
+	case !e.settled:
+		return valZero
+	}
+	switch c {
+	case cValue, cFailure, cCanceled, cUnfinished:
+		return valValue
+	case cRunning:
+		return valEither
+	}
+	return valZero
 }
 
 // noPanic is firstPanic when no position panics.
@@ -341,22 +542,30 @@ func modelAwait(s scene, parentCanceled bool) []expectation {
 		e.call, e.arg = "All", "tasks"
 	}
 	var waiting []int
+	e.settled = s.opt(settled)
+	e.classes = make([]class, n)
 	for i, k := range kinds {
 		switch {
+		case isValue(k):
+			e.classes[i] = cValue
 		case isError(k):
 			e.positions = append(e.positions, i)
 			e.errs[i] = []int{i}
+			e.classes[i] = cFailure
 		case isPanic(k):
 			e.panics = true
 			e.positions = append(e.positions, i)
 			if e.firstPanic == noPanic {
 				e.firstPanic = i
 			}
+			e.classes[i] = cPanic
 		case k == kGoexit:
 			e.exits = true
 			e.positions = append(e.positions, i)
+			e.classes[i] = cGoexit
 		case isWaiting(k):
 			waiting = append(waiting, i)
+			e.classes[i] = cUnfinished // completed with ctx's error, its value with it
 		}
 	}
 	if len(waiting) > 0 != parentCanceled {
@@ -369,7 +578,11 @@ func modelAwait(s scene, parentCanceled bool) []expectation {
 	// returns the context's error alone, at once; or the tasks waiting for
 	// cancellation complete first, and their cancellation errors are
 	// failures like any other (AwaitN filters nothing).
-	early := expectation{call: e.call, arg: e.arg, firstPanic: noPanic, ctxErr: true, kinds: kinds, parentCanceled: true}
+	early := expectation{call: e.call, arg: e.arg, firstPanic: noPanic, ctxErr: true, kinds: kinds, parentCanceled: true,
+		settled: e.settled, classes: slices.Clone(e.classes)}
+	for _, p := range waiting {
+		early.classes[p] = cRunning // completing as the await gives up
+	}
 	late := e
 	late.positions = slices.Sorted(slices.Values(append(slices.Clone(e.positions), waiting...)))
 	late.canceledAt = waiting
@@ -638,10 +851,11 @@ func (st *simState) ended() bool {
 }
 
 // ctxDone reports whether the functions' context is done: after a
-// failure, or once the caller's is, at once or, with Grace, once the grace
-// period is over.
+// failure (none cancels with KeepGoing), in a later round of a group made
+// by NewGroup, or once the caller's is, at once or, with Grace, once the
+// grace period is over.
 func (st *simState) ctxDone() bool {
-	return st.failed || st.callerDone && (!st.s.grace || st.cut)
+	return st.failed || st.s.roundCtxDone() || st.callerDone && (!st.s.grace || st.cut)
 }
 
 // stopClass is how a function that gives up with its context's error
@@ -659,7 +873,7 @@ func (st *simState) stopClass() class {
 
 // canReturn reports whether position i, running, returns now.
 func (st *simState) canReturn(i int) bool {
-	if !st.released[i] || st.s.op == opScopeTree && i == 0 && st.tree.active {
+	if !st.released[i] || st.s.op == opScopeTree && i == 0 && st.tree.active || i == 0 && st.s.op.spawner() && st.spawning() {
 		return false
 	}
 	switch st.s.kinds[i] {
@@ -705,14 +919,19 @@ func (st *simState) end(i int, c class) {
 
 // fail cancels the call: no work starts after a failure; a Scope's
 // children waiting for a slot, and the inputs of Map and ForEach not
-// taken, are counted as not started; a sequence's are left.
+// taken, are counted as not started; a sequence's are left. With
+// KeepGoing a failure does nothing of the kind; with StartAll it cancels
+// the functions' context, and every child still starts.
 func (st *simState) fail() {
-	if st.failed {
+	if st.failed || st.s.opt(keepGoing) {
 		return
 	}
 	st.failed = true
 	if st.left {
 		st.failLater = true
+	}
+	if st.s.opt(startAll) {
+		return
 	}
 	c := cSkipped
 	if st.s.op == opMapSeq || st.s.op == opMapSeqUnordered {
@@ -724,11 +943,14 @@ func (st *simState) fail() {
 // stop is the end of the caller's ctx: after a failure, it changes
 // nothing but the classes of what returns; before one, the call stops
 // taking new work, and the work waiting never starts: counted in
-// NotStarted, but for a sequence, whose inputs not pulled are not.
+// NotStarted, but for a sequence, whose inputs not pulled are not. With
+// StartAll the work a failure left waiting is refused by the stop (a stop
+// "still refuses new children"); with KeepGoing and no Grace the call
+// takes new work still (see scene.runsEverything).
 func (st *simState) stop() {
 	st.callerDone = true
 	st.stopAfterFailure = st.failed
-	if st.failed || len(st.queue) == 0 {
+	if len(st.queue) == 0 || st.s.runsEverything() {
 		return
 	}
 	st.left = true
@@ -815,7 +1037,7 @@ func (st *simState) steps() []step {
 	for g := range 2 {
 		w := st.waiterAt(g)
 		switch {
-		case !w.active:
+		case !w.active, st.spawning():
 		case w.inline >= 0:
 			if st.canReturn(w.inline) {
 				steps = append(steps, step{stepInline, g, st.classOf(w.inline).failed()})
@@ -834,7 +1056,7 @@ func (st *simState) steps() []step {
 
 // apply takes step x.
 func (st *simState) apply(x step) {
-	if x.fails && st.s.firstError && st.s.op.firstError() && st.firstFailed == nil {
+	if x.fails && st.s.opt(firstError) && st.firstFailed == nil {
 		st.noteFirst()
 	}
 	switch x.what {
@@ -983,6 +1205,14 @@ func (st *simState) branches() []simState {
 	}
 	return next
 }
+
+// spawning reports whether the spawner of the scene is still starting
+// children, blocked at the limit (BlockAtLimit): every scene's waiters
+// wait once the children are started, and the queue stands for the
+// children not given to the group yet, in the order they are given. A
+// failure or a stop that refuses them empties it, as it sends the
+// spawner away; then the later ones are refused at once.
+func (st *simState) spawning() bool { return st.s.opt(blockAtLimit) && len(st.queue) > 0 }
 
 // wants returns the child w waits for if it still waits for a slot,
 // for w to take it inline, or -1.
@@ -1139,7 +1369,7 @@ func (st simState) expectation() expectation {
 		e.call, e.arg = "MapSeq", "inputs"
 	case opMapSeqUnordered:
 		e.call, e.arg = "MapSeqUnordered", "inputs"
-	case opNewGroup:
+	case opNewGroup, opNewGroupLimit, opZeroGroup:
 		e.call, e.arg = "Group", "children"
 	default:
 		e.call, e.arg = "Scope", "children"
@@ -1199,9 +1429,42 @@ func (st simState) expectation() expectation {
 	// sequence did.
 	e.ctxErr = len(e.unfinished) > 0 || e.notStarted > len(e.skippedAt)
 	e.initial = st.initial
-	if s.firstError && s.op.firstError() {
+	if s.opt(firstError) {
 		e.firstError, e.firstFailed = true, st.firstFailed
 	}
+	e.settled = s.opt(settled)
+	e.result = s.op.scope() && !s.op.group()
+	// Go and Spawn return at once ("Spawn never blocks"), but with
+	// BlockAtLimit, where they block at the limit: before any position is
+	// released, the spawner is blocked on the child after the limit.
+	e.given = -1
+	if s.op.scope() {
+		e.given = n
+		if s.opt(blockAtLimit) {
+			e.given = s.op.limit(n)
+		}
+	}
+	// A later round of a group made by NewGroup gets its ctx done; the zero
+	// Group's rounds get a new one, which nothing cancels (KeepGoing, no
+	// caller's ctx) before Wait has returned.
+	switch {
+	case s.roundCtxDone():
+		e.checkStarts = true
+		for i, ok := range st.started {
+			if ok {
+				e.startsDone = append(e.startsDone, i)
+			}
+		}
+	case s.op == opZeroGroup:
+		e.checkStarts = true
+	}
+	if s.op.values() {
+		e.classes = slices.Clone(st.class)
+	}
+	// A later round's children that its done ctx stopped were canceled by
+	// the group, not failed: with nothing else, Wait returns nil, "their
+	// failures".
+	e.wantNil = s.laterRound() && len(e.positions) == 0 && !e.ctxErr && e.notStarted == 0 && !e.panics && !e.exits
 	if s.op.seq() {
 		st.pairs(&e)
 	}

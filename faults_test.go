@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,36 +30,42 @@ type observed struct {
 	panicked       bool
 	panicVal       any
 	exited         bool
-	pairs          []seqPair // MapSeq: what the loop received
-	unreturned     []int     // positions whose function had started but not returned when the call ended
-	unstarted      []int     // positions whose function had not started when the call ended
-	initial        []int     // positions whose function had started before any was released
-	twice          []int     // positions whose function was called more than once
-	peak           int32     // the most functions running at once
-	badTasks       []string  // Scope: children's tasks that do not hold their value
-	parentCanceled bool      // the test canceled the caller's ctx once every position was released (see scene)
-	bodyErr        error     // Scope: what the body returned
-	treeErr        error     // a limited Scope: what child 0 returned (opScopeTree: its wait's error, or its own)
-	at             []int     // Quorum and Until: the positions of the successes returned
-	raceVals       []int     // and their values
-	left           []int     // MapWithin and Until: the positions returned as left
+	pairs          []seqPair     // MapSeq: what the loop received
+	unreturned     []int         // positions whose function had started but not returned when the call ended
+	unstarted      []int         // positions whose function had not started when the call ended
+	initial        []int         // positions whose function had started before any was released
+	twice          []int         // positions whose function was called more than once
+	peak           int32         // the most functions running at once
+	badTasks       []string      // Scope: children's tasks that do not hold their value
+	parentCanceled bool          // the test canceled the caller's ctx once every position was released (see scene)
+	bodyErr        error         // Scope: what the body returned
+	treeErr        error         // a limited Scope: what child 0 returned (opScopeTree: its wait's error, or its own)
+	at             []int         // Quorum and Until: the positions of the successes returned
+	raceVals       []int         // and their values
+	left           []int         // MapWithin and Until: the positions returned as left
+	result         int           // Scope: what it returned
+	given          int           // the children given to Go or Spawn whose call had returned before any position was released
+	doneAtStart    []int         // the positions whose ctx was done as their function began
+	taskErrs       map[int]error // Scope: the errors of the tasks of children that never started
 }
 
 // A rig drives the positions of a scene: their slots, and how many of
 // their functions run at once.
 type rig struct {
-	s       scene
-	sl      []*slot
-	starts  []atomic.Int32 // per position: times its function began (for child 0 of opScopeTree, before its waits)
-	running atomic.Int32
-	peak    atomic.Int32
+	s           scene
+	sl          []*slot
+	starts      []atomic.Int32 // per position: times its function began (for child 0 of opScopeTree, before its waits)
+	doneAtStart []atomic.Bool  // per position: its ctx was done as its function began
+	given       atomic.Int32   // a Scope's or a group's children given to Go or Spawn whose call has returned
+	running     atomic.Int32
+	peak        atomic.Int32
 }
 
 // fn returns the function of position i: the slot's, counted.
 func (r *rig) fn(i int) func(context.Context) (int, error) {
 	f := fnFor[int](r.sl[i])
 	return func(ctx context.Context) (int, error) {
-		r.begin(i)
+		r.begin(i, ctx)
 		defer r.running.Add(-1)
 		return f(ctx)
 	}
@@ -72,8 +80,12 @@ func (r *rig) errFn(i int) func(context.Context) error {
 	}
 }
 
-// begin counts position i in as running.
-func (r *rig) begin(i int) {
+// begin counts position i in as running, and records whether its ctx was
+// done as it began.
+func (r *rig) begin(i int, ctx context.Context) {
+	if ctx.Err() != nil {
+		r.doneAtStart[i].Store(true)
+	}
 	r.starts[i].Add(1)
 	n := r.running.Add(1)
 	for p := r.peak.Load(); n > p && !r.peak.CompareAndSwap(p, n); p = r.peak.Load() {
@@ -139,6 +151,12 @@ func (r *rig) ended(got *observed) {
 		}
 	}
 	got.peak = r.peak.Load()
+	got.doneAtStart = nil
+	for i := range r.doneAtStart {
+		if r.doneAtStart[i].Load() {
+			got.doneAtStart = append(got.doneAtStart, i)
+		}
+	}
 }
 
 var errTestCause = errors.New("test canceled the caller's ctx")
@@ -150,7 +168,7 @@ var errTestCause = errors.New("test canceled the caller's ctx")
 // period is fake time: it passes once the test waits for the end.
 func scenario(s scene) observed {
 	n := len(s.kinds)
-	r := &rig{s: s, sl: newSlots(n, kValue), starts: make([]atomic.Int32, n)}
+	r := &rig{s: s, sl: newSlots(n, kValue), starts: make([]atomic.Int32, n), doneAtStart: make([]atomic.Bool, n)}
 	for i, k := range s.kinds {
 		r.sl[i].kind = k
 		r.sl[i].gate = make(chan struct{})
@@ -180,6 +198,7 @@ func scenario(s scene) observed {
 	}()
 	synctest.Wait()
 	got.initial = r.began()
+	got.given = int(r.given.Load())
 	stop := func() {
 		if s.op == opMapWithin {
 			time.Sleep(budgetD) // the budget's end: fake time passes only here
@@ -218,13 +237,7 @@ func scenario(s scene) observed {
 func makeCall(ctx context.Context, r *rig, got *observed) {
 	s := r.s
 	n := len(r.sl)
-	var opts []Option
-	if s.grace {
-		opts = append(opts, Grace(graceD))
-	}
-	if s.firstError && s.op.firstError() {
-		opts = append(opts, FirstError) // only the calls that take it
-	}
+	opts := s.options() // only those the call takes
 	var vs []int
 	switch s.op {
 	case opAwait:
@@ -248,11 +261,6 @@ func makeCall(ctx context.Context, r *rig, got *observed) {
 			return r.fn(i)(ctx)
 		}, opts...)
 		got.vals = intsToAny(vs)
-		for i, v := range vs {
-			if v == 0 {
-				got.vals[i] = nil // no result
-			}
-		}
 	case opQuorum, opUntil:
 		fns := make([]func(context.Context) (int, error), n)
 		for i := range fns {
@@ -315,14 +323,26 @@ func callScope(ctx context.Context, r *rig, got *observed, opts []Option) {
 				refused.Add(1)
 			}
 		}
+		r.given.Add(1)
 	}
-	if s.op == opNewGroup {
-		g, _ := NewGroup(ctx, opts...)
+	if s.op.group() {
+		var g *Group
+		if s.op == opZeroGroup {
+			g = new(Group)
+		} else {
+			g, _ = NewGroup(ctx, opts...)
+		}
+		if s.op != opNewGroup {
+			g.SetLimit(scopeLimit) // before the first round: later rounds keep it
+		}
+		if s.prior != noPrior {
+			got.badTasks = append(got.badTasks, priorRoundOf(g, s)...)
+		}
 		for i := range n {
 			startChild(g, i, r.fn(i))
 		}
 		close(spawned)
-		got.err = g.Wait()
+		got.err = waitTwice(g, got)
 		if c := refused.Load(); c > 0 {
 			got.badTasks = append(got.badTasks, fmt.Sprintf("TryGo refused %d children with no limit", c))
 		}
@@ -339,7 +359,7 @@ func callScope(ctx context.Context, r *rig, got *observed, opts []Option) {
 		default:
 			g.SetLimit(scopeLimit)
 			startChild(g, 0, func(ctx context.Context) (v int, err error) {
-				r.begin(0)
+				r.begin(0, ctx)
 				defer r.running.Add(-1)
 				defer func() { got.treeErr = err }()
 				for i := 1; i < n; i++ {
@@ -358,19 +378,113 @@ func callScope(ctx context.Context, r *rig, got *observed, opts []Option) {
 			<-spawned
 			if err := waitFor(s.wait, pick(tasks, list)); err != nil {
 				got.bodyErr = err
-				return 0, err
+				return bodyValue, err
 			}
 		}
-		return 0, nil
+		return bodyValue, nil
 	}, opts...)
-	got.err = err
-	if res != 0 {
-		got.badTasks = append(got.badTasks, fmt.Sprintf("Scope returned %d; want the body's 0", res))
-	}
+	got.err, got.result = err, res
 	if c := refused.Load(); c > 0 {
 		got.badTasks = append(got.badTasks, fmt.Sprintf("TryGo refused %d children with no limit", c))
 	}
 	checkTasks(r, got, tasks, err)
+}
+
+// errPrior is the failure of the child of a group's first round, when
+// the scene is a later round.
+var errPrior = errors.New("the first round's failure")
+
+// priorRoundOf runs the first round of g for a scene that is a later round:
+// one child that does what s.prior says, and two Waits. It returns what
+// differs from Group.Wait's documentation: each Wait ends the round as
+// Scope does (nil; the failure, in a *CallError or with FirstError as the
+// child returned it; its panic, raised; its Goexit), and the second returns
+// the same error and raises the same panic.
+func priorRoundOf(g *Group, s scene) []string {
+	g.Go(func(context.Context) error {
+		switch s.prior {
+		case priorError:
+			return errPrior
+		case priorPanic:
+			panic("the first round's panic")
+		case priorGoexit:
+			runtime.Goexit()
+		}
+		return nil
+	})
+	var bad []string
+	var errs [2]error
+	var ends [2]ending
+	for i := range ends {
+		ends[i] = endingOf(func() { errs[i] = g.Wait() })
+	}
+	err, e := errs[0], ends[0]
+	var ce *CallError
+	pe, _ := e.panicVal.(*PanicError)
+	var ok bool
+	switch s.prior {
+	case priorValue:
+		ok = e.returned && err == nil
+	case priorError:
+		if s.opt(firstError) {
+			ok = e.returned && err == errPrior
+		} else {
+			ok = e.returned && errors.As(err, &ce) && ce.Call == "Group" && len(ce.Failures) == 1 &&
+				ce.Failures[0].Arg == "children[0]" && errors.Is(err, errPrior)
+		}
+	case priorPanic:
+		ok = pe != nil && pe.Index == 0 && pe.Value == "the first round's panic"
+	case priorGoexit:
+		ok = e.exited
+	}
+	if !ok {
+		bad = append(bad, fmt.Sprintf("the first round, whose child did %v: Wait ended %+v, err %v", s.prior, e, err))
+	}
+	if !sameEnding(ends[0], errs[0], ends[1], errs[1]) {
+		bad = append(bad, fmt.Sprintf("the first round: a second Wait ended %+v, %v; the first %+v, %v", ends[1], errs[1], e, err))
+	}
+	return bad
+}
+
+// waitTwice calls g.Wait twice, checks that the second returns the same
+// error or raises the same panic as the first (Group.Wait), and ends as the
+// first did.
+func waitTwice(g *Group, got *observed) error {
+	var errs [2]error
+	var ends [2]ending
+	for i := range ends {
+		ends[i] = endingOf(func() { errs[i] = g.Wait() })
+	}
+	if !sameEnding(ends[0], errs[0], ends[1], errs[1]) {
+		got.badTasks = append(got.badTasks, fmt.Sprintf("a second Wait ended %+v, %v; the first %+v, %v", ends[1], errs[1], ends[0], errs[0]))
+	}
+	switch {
+	case ends[0].panicVal != nil:
+		panic(ends[0].panicVal)
+	case ends[0].exited:
+		runtime.Goexit()
+	}
+	return errs[0]
+}
+
+// sameEnding reports whether two Waits ended alike: the same error (the
+// same value, or a *CallError that says the same), or the same panic, or
+// both Goexit.
+func sameEnding(a ending, aErr error, b ending, bErr error) bool {
+	same := func(x, y any) bool {
+		if x == nil || y == nil {
+			return x == y
+		}
+		if ex, ok := x.(error); ok {
+			if ey, ok := y.(error); ok && sameError(ex, ey) {
+				return true
+			}
+		}
+		_, cx := x.(*CallError)
+		_, px := x.(*PanicError)
+		return (cx || px) && reflect.TypeOf(x) == reflect.TypeOf(y) && fmt.Sprint(x) == fmt.Sprint(y)
+	}
+	return a.returned == b.returned && a.exited == b.exited && same(a.panicVal, b.panicVal) && same(aErr, bErr)
 }
 
 // checkTasks checks that every child's task holds what its function
@@ -385,9 +499,14 @@ func checkTasks(r *rig, got *observed, tasks []*Task[int], err error) {
 			continue // started by Group.Go: no task
 		}
 		if calls[i] == 0 {
-			if v, err, ok := tryWait(tk); !ok || v != 0 || !errors.Is(err, context.Canceled) {
+			v, err, ok := tryWait(tk)
+			if !ok || v != 0 || !errors.Is(err, context.Canceled) {
 				got.badTasks = append(got.badTasks, fmt.Sprintf("children[%d] never started and holds %v, %v, %v; want its cancellation", i, v, err, ok))
 			}
+			if got.taskErrs == nil {
+				got.taskErrs = map[int]error{}
+			}
+			got.taskErrs[i] = err
 			continue
 		}
 		if !isValue(s.kinds[i]) || s.op == opScopeTree && i == 0 {
@@ -548,12 +667,16 @@ func (e expectation) check(name string, got observed) error {
 		return fmt.Errorf("%s: positions %v had not returned when the call ended", name, got.unreturned)
 	case e.allStarted && !slices.Equal(got.unstarted, e.unstarted):
 		return fmt.Errorf("%s: positions %v had not started when the call ended; want %v", name, got.unstarted, e.unstarted)
+	case e.given >= 0 && got.given != e.given:
+		return fmt.Errorf("%s: %d calls of Go and Spawn had returned before any child was released; want %d", name, got.given, e.given)
+	case e.checkStarts && !slices.Equal(got.doneAtStart, e.startsDone):
+		return fmt.Errorf("%s: the children %v got a done ctx; want %v", name, got.doneAtStart, e.startsDone)
 	case e.maxRunning > 0 && got.peak > e.maxRunning:
 		return fmt.Errorf("%s: %d functions ran at once; the limit is %d", name, got.peak, e.maxRunning)
 	case len(got.badTasks) > 0:
 		return fmt.Errorf("%s: %s", name, strings.Join(got.badTasks, "; "))
 	}
-	return nil
+	return e.checkTaskErrs(name, got)
 }
 
 // checkPolicy compares what a completion policy returned besides its
@@ -576,13 +699,6 @@ func (e expectation) checkPolicy(name string, got observed) error {
 	}
 	if (e.race && e.call == "Until" || e.budget) && !slices.Equal(got.left, e.left) {
 		return fmt.Errorf("%s: left = %v; want %v", name, got.left, e.left)
-	}
-	if e.budget && got.err == nil {
-		for i, v := range got.vals {
-			if v == nil && !slices.Contains(e.left, i) {
-				return fmt.Errorf("%s: inputs[%d] has no result and is not left", name, i)
-			}
-		}
 	}
 	return nil
 }
@@ -622,6 +738,12 @@ func (e expectation) checkEnding(name string, got observed) error {
 			return fmt.Errorf("%s: panicked=%v (%v) exited=%v; want a return", name, got.panicked, got.panicVal, got.exited)
 		}
 		err = got.err
+		if e.wantNil {
+			if err != nil {
+				return fmt.Errorf("%s: err = %v; want nil: no child failed, and a later round's children that its done ctx stopped are canceled, not failed", name, err)
+			}
+			return e.checkValues(name, got)
+		}
 		if e.notEnough {
 			if !errors.Is(err, ErrNotEnough) {
 				return fmt.Errorf("%s: err = %v; want ErrNotEnough", name, err)
@@ -675,6 +797,9 @@ func (e expectation) checkEnding(name string, got observed) error {
 			return fmt.Errorf("%s: err = %v: unfinished %v, canceled %v, %d not started; want %v, %v, %d",
 				name, err, unfinished, canceled, notStarted, e.unfinished, e.canceled, e.notStarted)
 		}
+		if err := e.checkNotStarted(name, ce); err != nil {
+			return err
+		}
 	}
 	for _, p := range e.canceledAt {
 		if !reaches(err, context.Canceled) {
@@ -689,6 +814,46 @@ func (e expectation) checkEnding(name string, got observed) error {
 		}
 	}
 	return e.checkValues(name, got)
+}
+
+// checkNotStarted compares what ce says of the work never started with
+// the model: the positions (CallError.NotStartedAt), and whether it was a
+// stop ("errors.Is(err, ErrStopped) is true when it was a stop", a stop
+// having come before any failure that would have left it).
+func (e expectation) checkNotStarted(name string, ce *CallError) error {
+	if ce == nil {
+		return nil
+	}
+	if got := ce.NotStartedAt(); !slices.Equal(got, e.notStartedAt) && len(got)+len(e.notStartedAt) > 0 {
+		return fmt.Errorf("%s: NotStartedAt = %v; want %v", name, got, e.notStartedAt)
+	}
+	stopped := len(e.notStartedAt) > len(e.skippedAt)
+	if errors.Is(ce, ErrStopped) != stopped {
+		return fmt.Errorf("%s: err = %v: errors.Is(err, ErrStopped) = %v; want %v (not started %v, of which a failure left %v)",
+			name, ce, !stopped, stopped, e.notStartedAt, e.skippedAt)
+	}
+	return nil
+}
+
+// checkTaskErrs compares the tasks of children that never started with
+// the model: each holds the cancellation, with the failure that left it as
+// its cause ("their tasks complete as canceled, with the failure as the
+// cause"), or ErrStopped where a stop left it.
+func (e expectation) checkTaskErrs(name string, got observed) error {
+	for p, err := range got.taskErrs {
+		var pe *PositionError
+		switch {
+		case slices.Contains(e.skippedAt, p):
+			if !errors.Is(err, context.Canceled) || !errors.As(err, &pe) {
+				return fmt.Errorf("%s: the task of %s, which a failure left never started, holds %v; want the cancellation with the failure as its cause", name, e.name(p), err)
+			}
+		case slices.Contains(e.notStartedAt, p):
+			if !errors.Is(err, context.Canceled) || !errors.Is(err, ErrStopped) {
+				return fmt.Errorf("%s: the task of %s, which a stop left never started, holds %v; want the cancellation and ErrStopped", name, e.name(p), err)
+			}
+		}
+	}
+	return nil
 }
 
 // checkFirst compares the error a call with FirstError returned with the
@@ -763,21 +928,76 @@ func sameError(err, want error) bool {
 	return sameFailure(err, want)
 }
 
-// checkValues compares the values of a call that returned nil.
+// checkValues compares the values of a call that returned (see
+// expectation.value), and a Scope's result: what the body returned if the
+// error is nil or with Settled, else zero.
 func (e expectation) checkValues(name string, got observed) error {
-	if got.err == nil && got.vals != nil {
-		n := len(got.vals)
-		for i := 1; i <= n; i++ {
-			if got.vals[i-1] == nil {
-				continue // a Scope's child started by Group.Go, or not a value kind
+	if e.panics || e.exits {
+		return nil // no values: the panic or Goexit is passed on
+	}
+	if e.result {
+		want := 0
+		if got.err == nil || e.settled {
+			want = bodyValue
+		}
+		if got.result != want {
+			return fmt.Errorf("%s: Scope returned %d with err %v; want %d", name, got.result, got.err, want)
+		}
+	}
+	if e.scope() {
+		// A Scope's or a group's children's tasks, which hold their values
+		// (checkTasks): got.vals is set when the error is nil, with nil for a
+		// child started by Group.Go or not of a value kind.
+		if got.err == nil && got.vals != nil {
+			for i, v := range got.vals {
+				if v != nil && !equalAny(v, val[int](i+1)) {
+					return fmt.Errorf("%s: children[%d] = %v; want %v", name, i, v, val[int](i+1))
+				}
 			}
-			if want := valueFor(n, i, got.vals); !equalAny(got.vals[i-1], want) {
-				return fmt.Errorf("%s: r%d = %v; want %v", name, i, got.vals[i-1], want)
+		}
+		return nil
+	}
+	if e.classes == nil {
+		return nil // no values, or a race's (checkPolicy)
+	}
+	n := len(e.classes)
+	typed := strings.HasPrefix(e.call, "Run") || strings.HasPrefix(e.call, "Await")
+	if got.vals == nil {
+		for i := range n {
+			if e.value(i, got.err) == valValue {
+				return fmt.Errorf("%s: err = %v and no values; want the value of %s", name, got.err, e.name(i))
 			}
+		}
+		return nil // zero values: Map's nil slice
+	}
+	if len(got.vals) != n {
+		return fmt.Errorf("%s: %d values; want %d", name, len(got.vals), n)
+	}
+	for i, v := range got.vals {
+		var want any
+		switch e.value(i, got.err) {
+		case valEither:
+			continue
+		case valValue:
+			want = val[int](i + 1)
+			if typed {
+				want = wantValue(n, i+1)
+			}
+		default:
+			want = 0
+			if typed {
+				want = zeroValue(i + 1)
+			}
+		}
+		if !equalAny(v, want) {
+			return fmt.Errorf("%s: err = %v, value %d = %v; want %v (Settled: %v)", name, got.err, i+1, v, want, e.settled)
 		}
 	}
 	return nil
 }
+
+// scope reports whether e is of a Scope or a group.
+func (e expectation) scope() bool { return e.call == "Scope" || e.call == "Group" }
 
 // yielded reports whether the loop received the failure of position p.
 func yielded(pairs []seqPair, p int) bool {
@@ -866,25 +1086,6 @@ func checkAny(es []expectation, name string, got observed) ([]string, error) {
 	return nil, errors.Join(errs...)
 }
 
-// valueFor is the value position i yields: typed per position for AwaitN
-// and RunN, an int for All, Map and Scope.
-func valueFor(n, i int, vals []any) any {
-	if allInts(vals) {
-		return val[int](i)
-	}
-	return wantValue(n, i)
-}
-
-// allInts reports whether every value that is there is an int.
-func allInts(vals []any) bool {
-	for _, v := range vals {
-		if _, ok := v.(int); !ok && v != nil {
-			return false
-		}
-	}
-	return true
-}
-
 func equalAny(a, b any) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
 
 // runScenario checks one scene against the model. It returns the library
@@ -907,19 +1108,30 @@ func runScenario(t *testing.T, s scene) (bugs []string) {
 // every call of the model at the same sizes, the other positions returning
 // values; the faulty position is released first, then the others in turn.
 // Each case runs as it is, then in a variant (see variant): the caller's
-// ctx canceled at a step, with or without Grace, and a Scope's body (or
-// child) waiting for its first children; half the cases of the calls that
-// take FirstError run a third time with it (see firstErrorVariant).
+// ctx canceled at a step, with or without Grace, a Scope's body (or
+// child) waiting for its first children, the options of the call's row of
+// optionTable (KeepGoing, Settled, BlockAtLimit, StartAll) drawn, and a
+// group's scene a later round half the time; half the cases of the calls
+// that take FirstError run a third time with it (see firstErrorVariant).
+// -v logs how many cases each option and each kind of earlier round had,
+// per call.
 //
 // Under the race detector, which CI runs 40 times over, the calls past RunN,
-// Map and All stop at 8 positions: their whole table would add seconds a
-// run there, and the positions past 8 take no path that the first 8 do not.
+// Map and All stop at 8 positions, the limited NewGroup and the zero Group
+// at 6, and AwaitN and All run their Settled variant up to 8: their whole
+// table would add seconds a run there, and the positions past those take
+// no path that the first take not (at a limit of 2, 6 children have 4
+// waiting).
 func TestFaultMatrix(t *testing.T) {
 	ran, cases := 0, 0
 	perOp := make([]uint64, numOps)
 	bugs := map[string]int{}
+	covered := map[string]int{}
 	run := func(s scene) {
 		ran++
+		for _, d := range s.dimensions() {
+			covered[d]++
+		}
 		for _, b := range runScenario(t, s) {
 			bugs[b]++
 		}
@@ -930,6 +1142,9 @@ func TestFaultMatrix(t *testing.T) {
 				for o := range numOps {
 					if (o == opRun || o == opAwait) && n == 1 {
 						continue // RunN starts at Run2
+					}
+					if o == opZeroGroup && isWaiting(k) {
+						continue // only Wait cancels a zero Group's ctx, once every child has returned
 					}
 					kinds := make([]kind, n) // kValue
 					kinds[pos-1] = k
@@ -943,11 +1158,11 @@ func TestFaultMatrix(t *testing.T) {
 					if withFirst {
 						cases++
 					}
-					if raceEnabled && o >= opScope && n > 8 {
+					if raceEnabled && (o >= opScope && n > 8 || o >= opNewGroupLimit && n > 6) {
 						continue
 					}
 					run(s)
-					if v, ok := variant(s, perOp[o]); ok {
+					if v, ok := variant(s, perOp[o]); ok && !(raceEnabled && !o.runs() && n > 8) {
 						run(v)
 					}
 					if withFirst {
@@ -959,6 +1174,9 @@ func TestFaultMatrix(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases of %d", ran, cases)
+	for _, d := range slices.Sorted(maps.Keys(covered)) {
+		t.Logf("%6d cases of %s", covered[d], d)
+	}
 	for b, c := range bugs {
 		t.Logf("%d cases meet a known library bug: %s", c, b)
 	}
@@ -970,17 +1188,24 @@ func TestFaultMatrix(t *testing.T) {
 // faulty one), halfway or after the last; with Grace half the time, where
 // the call takes it. A Scope's body (opScopeTree: child 0) waits for its
 // first k children, by each form of wait in turn; a MapSeq loop breaks
-// out after k pairs, or not; Quorum and Until need k successes. The choices are drawn from i by a fixed
-// mixing function, so that they do not move together with the kinds.
+// out after k pairs, or not; Quorum and Until need k successes. The other
+// options, and a group's earlier round, are drawn by drawOptions; AwaitN
+// and All, which take Settled alone, have a variant when it is drawn; the
+// zero Group, which has no ctx, is never stopped, and its variant is a
+// later round. The choices are drawn from i by a fixed mixing function,
+// so that they do not move together with the kinds.
 func variant(s scene, i uint64) (scene, bool) {
+	h := mix(i)
+	s = drawOptions(s, h>>16)
 	if !s.op.runs() {
-		return s, false
+		return s, s.opt(settled)
 	}
 	n := len(s.kinds)
-	h := mix(i)
 	s.stopAt = []int{0, 1, n / 2, n}[h%4]
 	s.grace = s.op.graceful() && h>>2&1 == 1
 	switch {
+	case s.op == opZeroGroup:
+		s.stopAt = noStop
 	case s.op.scope():
 		s.k = 1 + int(h>>3%uint64(n))
 		s.wait = waitForm(h >> 8 % uint64(numWaits))
@@ -990,6 +1215,25 @@ func variant(s scene, i uint64) (scene, bool) {
 		s.k = 1 + int(h>>3%uint64(n)) // Quorum's k, Until's count
 	}
 	return s, true
+}
+
+// drawOptions draws from h the options of s other than Grace and
+// FirstError, which the calls that do not take them ignore (see
+// scene.opt): KeepGoing a third of the time, StartAll a third of the rest
+// (never both: they panic together), Settled and BlockAtLimit half the
+// time. A group's scene is a later round half the time (the zero Group's
+// always), after a first round whose one child returned a value or an
+// error, panicked or called Goexit.
+func drawOptions(s scene, h uint64) scene {
+	s.keepGoing = h%3 == 0
+	s.startAll = !s.keepGoing && h/3%3 == 0
+	s.settled = h>>4&1 == 1
+	s.blockAtLimit = h>>5&1 == 1
+	s.prior = noPrior
+	if s.op.group() && (h>>6&1 == 1 || s.op == opZeroGroup) {
+		s.prior = 1 + priorRound(h>>7%uint64(numPriors-1))
+	}
+	return s
 }
 
 // firstErrorVariant returns the i-th FirstError scene of the fault matrix,
@@ -1002,10 +1246,13 @@ func variant(s scene, i uint64) (scene, bool) {
 // failure held back behind a slot may come second, or race (the model says
 // which). Only half the cases run it, to keep the matrix's time: about a
 // fifth more than without FirstError.
+//
+// The zero Group, which has FirstError from the start, runs it too, for the
+// second failure.
 func firstErrorVariant(s scene, i uint64) (scene, bool) {
 	h := mix(^i)
-	if !s.op.firstError() || h&1 != 0 {
-		return s, false
+	if !s.op.firstError() && s.op != opZeroGroup || h&1 != 0 {
+		return s, false // the zero Group has FirstError already
 	}
 	s, _ = variant(s, ^i)
 	s.firstError = true

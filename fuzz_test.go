@@ -10,20 +10,26 @@ import (
 // FuzzOutcomes draws a scene (see faultmodel_test.go) and compares the
 // call with the model.
 //
-// The data has two formats, told apart by data[1]. The first, data[1] <
-// 0xC0, is the one of the seeds stored before the second existed, which
-// keep their meaning: n, op (data[1] % 8: the first eight ops), [k, for
-// Scope and MapSeq,] one kind per position drawn from faultKinds, then
-// the order. The second, data[1] ≥ 0xC0: n, op ((data[1] - 0xC0) % numOps:
-// every op), how (bit 0: Grace; bits 1 to 3: the wait form), stop (0: the
-// test cancels the caller's ctx, or ends MapWithin's budget, only if the
-// call has not ended after every release; else after (stop - 1) % (n + 1)
-// releases), k, one kind per
-// position drawn from matrixKinds, then the order.
+// The data has three formats, told apart by data[1] and data[0]. The
+// first, data[1] < 0xC0, is the one of the seeds stored before the second
+// existed, which keep their meaning: n, op (data[1] % 8: the first eight
+// ops), [k, for Scope and MapSeq,] one kind per position drawn from
+// faultKinds, then the order. The second, data[1] ≥ 0xC0 and data[0] <
+// 0x80: n, op ((data[1] - 0xC0) % 17: the ops up to Until), how (bit 0:
+// Grace; bits 1 to 3: the wait form), stop (0: the test cancels the
+// caller's ctx, or ends MapWithin's budget, only if the call has not ended
+// after every release; else after (stop - 1) % (n + 1) releases), k, one
+// kind per position drawn from matrixKinds, then the order. The third,
+// data[1] ≥ 0xC0 and data[0] ≥ 0x80, is the second with every op
+// ((data[1] - 0xC0) % numOps) and a byte of options after how: bit 0
+// KeepGoing, 1 Settled, 2 BlockAtLimit, 3 StartAll (each where the call
+// takes it, see scene.opt; StartAll not with KeepGoing), bits 4 to 6 the
+// first round of a group when the scene is a later one ((bits % 5): none,
+// or what its child does, see priorRound).
 //
-// Every scene runs twice: as drawn, then with FirstError (see
-// scene.firstError), which changes what the calls that take it return and
-// must change nothing else, nor anything of the calls that do not.
+// Every scene of a call that takes FirstError runs twice: as drawn, then
+// with FirstError (see scene.firstError), which changes what the call
+// returns and must change nothing else.
 func FuzzOutcomes(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 0})
 	f.Add([]byte{3, 1, 1, 2, 3, 2, 1, 0})
@@ -55,6 +61,17 @@ func FuzzOutcomes(f *testing.F) {
 	f.Add([]byte{3, 0xC0 + byte(opMapWithin), 1, 2, 0, 8, 7, 0, 1, 2, 0})
 	f.Add([]byte{3, 0xC0 + byte(opQuorum), 0, 0, 2, 1, 7, 1, 0, 0, 2, 1, 3})
 	f.Add([]byte{3, 0xC0 + byte(opUntil), 0, 3, 2, 0, 7, 0, 2, 0, 2, 1, 3})
+	// The third format: 0x80+n-1, 0xC0+op, how, options, stop, k, kinds,
+	// order. Map with KeepGoing and Settled stopped halfway, a position
+	// waiting; a limited Scope whose child 0 spawns the others blocking at
+	// the limit, a failure refusing them; StartAll starting them after it;
+	// a NewGroup at its limit after a round that failed, stopped with
+	// Grace; the zero Group after a round that panicked, two failures.
+	f.Add([]byte{0x83, 0xC0 + byte(opMap), 0, 0x03, 3, 0, 7, 1, 0, 0, 1, 0, 2})
+	f.Add([]byte{0x84, 0xC0 + byte(opScopeLimit), 0, 0x04, 0, 2, 0, 1, 0, 0, 0, 1, 2, 0})
+	f.Add([]byte{0x84, 0xC0 + byte(opGoLimit), 0, 0x0C, 0, 2, 0, 1, 7, 0, 0, 1, 2, 0})
+	f.Add([]byte{0x83, 0xC0 + byte(opNewGroupLimit), 1, 0x24, 2, 0, 11, 0, 7, 0})
+	f.Add([]byte{0x83, 0xC0 + byte(opZeroGroup), 0, 0x30, 0, 0, 0, 1, 0, 1, 2, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, ok := decodeScene(data)
 		if !ok {
@@ -62,8 +79,8 @@ func FuzzOutcomes(f *testing.F) {
 		}
 		var bugs []string
 		for _, first := range []bool{false, true} {
-			if first && s.op == opDo {
-				break // Do takes no options
+			if first && !s.op.firstError() {
+				break // the call is the same: it does not take FirstError (the zero Group has it already)
 			}
 			s.firstError = first
 			bugs = append(bugs, runScenario(t, s)...)
@@ -74,8 +91,16 @@ func FuzzOutcomes(f *testing.F) {
 	})
 }
 
-// firstFormat is the first value of data[1] in the second format.
-const firstFormat = 0xC0
+// firstFormat is the first value of data[1] in the second and third
+// formats, thirdFormat the first of data[0] in the third.
+const (
+	firstFormat = 0xC0
+	thirdFormat = 0x80
+)
+
+// secondFormatOps is how many ops the second format draws from: the ops
+// there were when it was the newest, so that its seeds keep their meaning.
+const secondFormatOps = int(opUntil) + 1
 
 // decodeScene reads a scene from the fuzzer's data.
 func decodeScene(data []byte) (scene, bool) {
@@ -93,17 +118,32 @@ func decodeScene(data []byte) (scene, bool) {
 			data = data[1:]
 		}
 	} else {
-		s.op = op(int(data[1]-firstFormat) % int(numOps))
+		third := data[0] >= thirdFormat
+		s.op = op(int(data[1]-firstFormat) % secondFormatOps)
+		if third {
+			s.op = op(int(data[1]-firstFormat) % int(numOps))
+		}
 		data = data[2:]
-		var how, stop byte
-		for _, b := range []*byte{&how, &stop} {
+		var how, opts, stop byte
+		fields := []*byte{&how, &stop}
+		if third {
+			fields = []*byte{&how, &opts, &stop}
+		}
+		for _, b := range fields {
 			if len(data) > 0 {
 				*b, data = data[0], data[1:]
 			}
 		}
 		s.grace = how&1 == 1 && s.op.graceful()
 		s.wait = waitForm(int(how>>1&7) % int(numWaits))
-		if stop > 0 && s.op.runs() {
+		s.keepGoing = opts&1 != 0
+		s.settled = opts&2 != 0
+		s.blockAtLimit = opts&4 != 0
+		s.startAll = opts&8 != 0 && !s.keepGoing
+		if s.op.group() {
+			s.prior = priorRound(int(opts>>4&7) % int(numPriors))
+		}
+		if stop > 0 && s.op.runs() && s.op != opZeroGroup {
 			s.stopAt = (int(stop) - 1) % (n + 1)
 		} else {
 			s.grace = false // Grace without a stop is a call like another
@@ -142,7 +182,11 @@ func decodeScene(data []byte) (scene, bool) {
 	// panicked task unobserved, which crashes the program when the task
 	// is collected (by design). Keep that out of the fuzzer's process:
 	// there, a position waiting for cancellation becomes a slow one.
-	if !s.op.runs() && slices.ContainsFunc(s.kinds, isPanic) {
+	// The zero Group's children get a ctx that only Wait cancels, once
+	// every child has returned: one that waits for cancellation waits
+	// forever, as with errgroup's zero Group. There too, it becomes a slow
+	// one.
+	if !s.op.runs() && slices.ContainsFunc(s.kinds, isPanic) || s.op == opZeroGroup {
 		for i, k := range s.kinds {
 			if isWaiting(k) {
 				s.kinds[i] = kSlow
