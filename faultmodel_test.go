@@ -456,7 +456,8 @@ type expectation struct {
 	settled        bool          // the call has Settled: with an error, the values produced come back (see value)
 	classes        []class       // if the call returns values: per position, how it ended (see value); cRunning: an await's task may have completed or not
 	result         bool          // a Scope: its result is checked (the body returns bodyValue)
-	wantNil        bool          // the call returns nil: nothing failed, nor did ctx stop it (a later round's canceled children)
+	wantNil        bool          // the call returns nil: nothing failed, nor did ctx stop it, in a later round
+	wantCanceled   bool          // the call returns an error holding context.Canceled: nothing failed, but a later round's children returned its done ctx's error
 	given          int           // a Scope or a group: the children whose Go or Spawn has returned before any position is released (-1: not checked)
 	startsDone     []int         // if checkStarts: the positions whose ctx is done as their function begins
 	checkStarts    bool
@@ -1462,9 +1463,13 @@ func (st simState) expectation() expectation {
 		e.classes = slices.Clone(st.class)
 	}
 	// A later round's children that its done ctx stopped were canceled by
-	// the group, not failed: with nothing else, Wait returns nil, "their
-	// failures".
-	e.wantNil = s.laterRound() && len(e.positions) == 0 && !e.ctxErr && e.notStarted == 0 && !e.panics && !e.exits
+	// the group, not failed; with nothing else, Wait returns nil if none
+	// was, and otherwise an error holding context.Canceled, as errgroup's
+	// (Group.Wait: "a child that returns its error makes Wait return an
+	// error holding context.Canceled").
+	quiet := s.laterRound() && len(e.positions) == 0 && !e.ctxErr && e.notStarted == 0 && !e.panics && !e.exits
+	e.wantNil = quiet && len(e.canceled) == 0
+	e.wantCanceled = quiet && len(e.canceled) > 0
 	if s.op.seq() {
 		st.pairs(&e)
 	}

@@ -744,6 +744,12 @@ func (e expectation) checkEnding(name string, got observed) error {
 			}
 			return e.checkValues(name, got)
 		}
+		if e.wantCanceled {
+			if !errors.Is(err, context.Canceled) || e.firstError && err != context.Canceled && !errors.Is(err, errTestCause) {
+				return fmt.Errorf("%s: err = %v; want an error holding context.Canceled (with FirstError, context.Canceled itself): a later round's children returned its done ctx's error", name, err)
+			}
+			return e.checkValues(name, got)
+		}
 		if e.notEnough {
 			if !errors.Is(err, ErrNotEnough) {
 				return fmt.Errorf("%s: err = %v; want ErrNotEnough", name, err)
