@@ -5,6 +5,7 @@ package task
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"testing/synctest"
 )
@@ -60,4 +61,40 @@ func TestLaterRoundDoneCtx(t *testing.T) {
 			}
 		})
 	})
+}
+
+// TestRoundEndChildRace: the goroutine of a limited group's child of Go,
+// once its function has returned (or called Goexit), may still read the
+// group, looking for a child waiting for its slot, after Wait has
+// returned, while a Go begins the next round. Found by the fault model's
+// later rounds on the rounds' first design (a data race under -race, and
+// now and then a child of the next round that did not take a freed slot);
+// it holds the hand-off that replaced it.
+func TestRoundEndChildRace(t *testing.T) {
+	for _, zero := range []bool{true, false} {
+		for _, exits := range []bool{false, true} {
+			for range 1500 {
+				g := new(Group)
+				if !zero {
+					g, _ = NewGroup(context.Background())
+				}
+				g.SetLimit(1)
+				g.Go(func(context.Context) error {
+					if exits {
+						runtime.Goexit()
+					}
+					return nil
+				})
+				if e := endingOf(func() { g.Wait() }); e.exited != exits {
+					t.Fatalf("zero Group %v: the first round, whose child exits %v: Wait ended %+v", zero, exits, e)
+				}
+				for range 3 {
+					g.Go(func(context.Context) error { return nil }) // a new round
+				}
+				if err := g.Wait(); err != nil {
+					t.Fatalf("zero Group %v: the second round: Wait = %v", zero, err)
+				}
+			}
+		}
+	}
 }
