@@ -651,7 +651,7 @@ func (e expectation) failedAt(err error) (ps []int, ce *CallError, ctxErr bool, 
 }
 
 // check compares an observation with one expectation.
-func (e expectation) check(name string, got observed) error {
+func (e expectation) check(name fmt.Stringer, got observed) error {
 	if err := e.checkEnding(name, got); err != nil {
 		return err
 	}
@@ -683,7 +683,7 @@ func (e expectation) check(name string, got observed) error {
 // error: a race's successes (positions and values) and Until's left;
 // MapWithin's left, and, when it returned nil, a result at every position
 // not left.
-func (e expectation) checkPolicy(name string, got observed) error {
+func (e expectation) checkPolicy(name fmt.Stringer, got observed) error {
 	if e.panics || e.exits {
 		return nil
 	}
@@ -704,7 +704,7 @@ func (e expectation) checkPolicy(name string, got observed) error {
 }
 
 // checkEnding compares how the call ended, and the pairs of a sequence.
-func (e expectation) checkEnding(name string, got observed) error {
+func (e expectation) checkEnding(name fmt.Stringer, got observed) error {
 	if e.seq {
 		if err := e.checkPairs(name, got.pairs); err != nil {
 			return err
@@ -826,7 +826,7 @@ func (e expectation) checkEnding(name string, got observed) error {
 // the model: the positions (CallError.NotStartedAt), and whether it was a
 // stop ("errors.Is(err, ErrStopped) is true when it was a stop", a stop
 // having come before any failure that would have left it).
-func (e expectation) checkNotStarted(name string, ce *CallError) error {
+func (e expectation) checkNotStarted(name fmt.Stringer, ce *CallError) error {
 	if ce == nil {
 		return nil
 	}
@@ -845,7 +845,7 @@ func (e expectation) checkNotStarted(name string, ce *CallError) error {
 // the model: each holds the cancellation, with the failure that left it as
 // its cause ("their tasks complete as canceled, with the failure as the
 // cause"), or ErrStopped where a stop left it.
-func (e expectation) checkTaskErrs(name string, got observed) error {
+func (e expectation) checkTaskErrs(name fmt.Stringer, got observed) error {
 	for p, err := range got.taskErrs {
 		var pe *PositionError
 		switch {
@@ -870,7 +870,7 @@ func (e expectation) checkTaskErrs(name string, got observed) error {
 // body first), else ctx's error; else nil. (ErrStopped, for work that a
 // stop other than ctx's left, has no scene here.) Panics and Goexit are
 // checked as without the option, by checkEnding.
-func (e expectation) checkFirst(name string, got observed) error {
+func (e expectation) checkFirst(name fmt.Stringer, got observed) error {
 	var want []error
 	var why string
 	switch {
@@ -937,7 +937,7 @@ func sameError(err, want error) bool {
 // checkValues compares the values of a call that returned (see
 // expectation.value), and a Scope's result: what the body returned if the
 // error is nil or with Settled, else zero.
-func (e expectation) checkValues(name string, got observed) error {
+func (e expectation) checkValues(name fmt.Stringer, got observed) error {
 	if e.panics || e.exits {
 		return nil // no values: the panic or Goexit is passed on
 	}
@@ -1016,7 +1016,7 @@ func yielded(pairs []seqPair, p int) bool {
 // checkPairs compares the pairs a sequence yielded with the model's: in
 // the order of their groups, any order within one, the optional ones
 // perhaps missing; all of those not optional, unless the loop broke out.
-func (e expectation) checkPairs(name string, got []seqPair) error {
+func (e expectation) checkPairs(name fmt.Stringer, got []seqPair) error {
 	match := func(w wantPair, g seqPair) bool {
 		if !w.err {
 			return g.err == nil && g.v == val[int](w.pos+1)
@@ -1069,7 +1069,7 @@ func (e expectation) checkPairs(name string, got []seqPair) error {
 // checkAny returns nil if the observation matches one of the expectations
 // of the documented behaviour. If not, it returns the library bugs (see
 // bugs_test.go) whose expectation it matches, or the errors.
-func checkAny(es []expectation, name string, got observed) ([]string, error) {
+func checkAny(es []expectation, name fmt.Stringer, got observed) ([]string, error) {
 	var errs []error
 	for _, bugs := range []bool{false, true} {
 		for _, e := range es {
@@ -1094,6 +1094,20 @@ func checkAny(es []expectation, name string, got observed) ([]string, error) {
 
 func equalAny(a, b any) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
 
+// A sceneName names a scene in the errors of the checks, and spells it
+// only when one is made.
+type sceneName struct {
+	s    *scene
+	name string
+}
+
+func (n *sceneName) String() string {
+	if n.name == "" {
+		n.name = n.s.String()
+	}
+	return n.name
+}
+
 // runScenario checks one scene against the model. It returns the library
 // bugs (see bugs_test.go) that explain a difference, and fails t for any
 // other.
@@ -1101,7 +1115,7 @@ func runScenario(t *testing.T, s scene) (bugs []string) {
 	t.Helper()
 	synctest.Test(t, func(t *testing.T) {
 		got := scenario(s)
-		known, err := checkAny(model(s), s.String(), got)
+		known, err := checkAny(model(s), &sceneName{s: &s}, got)
 		if err != nil {
 			t.Fatal(err)
 		}
