@@ -12,3 +12,9 @@ package task
 // completes with a bare context.Canceled, not with the failure as its
 // cause (TestBugRefusedBareCanceled).
 const bugRefusedBareCanceled = "a child refused by a failure holds a bare context.Canceled (BlockAtLimit, Grace)"
+
+// bugRoundEndRefused: a limited NewGroup whose first round's child ended
+// just as Wait returned now and then refuses a child of the next round as
+// not started ("the call stopped taking new work"), seen under
+// -count=20 -shuffle=on -cpu=1,4 -race (TestRoundEndChildRace).
+const bugRoundEndRefused = "a later round's child of a limited NewGroup refused as not started"
