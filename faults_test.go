@@ -850,7 +850,7 @@ func (e expectation) checkTaskErrs(name fmt.Stringer, got observed) error {
 		var pe *PositionError
 		switch {
 		case slices.Contains(e.skippedAt, p):
-			if !errors.Is(err, context.Canceled) || !errors.As(err, &pe) && !e.bareRefusal {
+			if !errors.Is(err, context.Canceled) || !errors.As(err, &pe) {
 				return fmt.Errorf("%s: the task of %s, which a failure left never started, holds %v; want the cancellation with the failure as its cause", name, e.name(p), err)
 			}
 		case slices.Contains(e.notStartedAt, p):

@@ -10,8 +10,8 @@ import (
 type child interface {
 	links() *node
 	task() *core
-	start(g *Group, slot bool, w *probe.Worker) bool // runs the function on the calling goroutine (in w, if not nil), ends the child and counts it out; false on a Goexit
-	cancel(g *Group, err error)                      // completes the child, never started, with err; with g, listed as canceled
+	start(g *Group, slot bool, w *probe.Worker) child // runs the function on the calling goroutine (in w, if not nil), ends the child and counts it out; returns the child that takes its slot next, if any (see handOff)
+	cancel(g *Group, err error)                       // completes the child, never started, with err; with g, listed as canceled
 }
 
 // node is the part of a child that the group links.
@@ -43,19 +43,17 @@ func (c *childTask[T]) goRun() { c.g.run(c) }
 // start runs the function of c, ends c and counts it out. slot says
 // whether c holds a slot of a limited group, which it frees before its
 // task completes, so that a TrySpawn that sees the task completed finds
-// the slot free. It reports whether the function returned; if it called
-// runtime.Goexit, it does not, and, as this goroutine unwinds, the waiting
-// children start on another.
-func (c *childTask[T]) start(g *Group, slot bool, w *probe.Worker) (returned bool) {
+// the slot free; it then returns the child waiting for a slot that this
+// goroutine runs next, if any (see handOff).
+func (c *childTask[T]) start(g *Group, slot bool, w *probe.Worker) (next child) {
 	var v T
 	var o outcome
 	defer func() {
 		c.end(g, v, &o, slot)
-		g.leave()
-		returned = o.state != exited
-		if !returned && slot {
-			g.runQueued()
+		if slot {
+			next = g.handOff(o.state == exited)
 		}
+		g.leave()
 	}()
 	invokeIn(w, g.ctx, site{g.at(), c.index}, c.fn, &v, &o)
 	return
@@ -202,17 +200,15 @@ func (g *Group) goFunc(fn func(context.Context) error, i int) {
 	if w != nil {
 		defer t.Free(w)
 	}
-	if g.callGo(fn, i, slot, w) && slot {
-		if next := g.nextQueued(); next != nil {
-			g.runIn(next, slot, w)
-		}
+	if next := g.callGo(fn, i, slot, w); next != nil {
+		g.runIn(next, slot, w)
 	}
 }
 
-// callGo runs child i of Group.Go, ends it and counts it out. It reports
-// whether it returned; if the child called runtime.Goexit, it does not,
-// and, as this goroutine unwinds, the waiting children start on another.
-func (g *Group) callGo(fn func(context.Context) error, i int, slot bool, w *probe.Worker) (returned bool) {
+// callGo runs child i of Group.Go, ends it and counts it out. With a slot,
+// it returns the child waiting for a slot that this goroutine runs next,
+// if any (see handOff).
+func (g *Group) callGo(fn func(context.Context) error, i int, slot bool, w *probe.Worker) (next child) {
 	var o outcome
 	defer func() {
 		if o.state != succeeded {
@@ -220,11 +216,10 @@ func (g *Group) callGo(fn func(context.Context) error, i int, slot bool, w *prob
 		} else if slot {
 			g.releaseSlot()
 		}
-		g.leave()
-		returned = o.state != exited
-		if !returned && slot {
-			g.runQueued()
+		if slot {
+			next = g.handOff(o.state == exited)
 		}
+		g.leave()
 	}()
 	invokeErrIn(w, g.ctx, site{g.at(), i}, fn, &o)
 	return
@@ -244,7 +239,7 @@ func newFuncChild(g *Group, i int, fn func(context.Context) error) *funcChild {
 
 func (c *funcChild) task() *core { return nil }
 
-func (c *funcChild) start(g *Group, slot bool, w *probe.Worker) bool {
+func (c *funcChild) start(g *Group, slot bool, w *probe.Worker) child {
 	return g.callGo(c.fn, c.index, slot, w)
 }
 

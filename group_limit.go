@@ -252,7 +252,7 @@ func (g *Group) dequeue() child {
 // children, one after another, on this goroutine, until none waits. It is
 // not generic, so neither is the function its goroutines start at (see
 // call.startN). If a child calls runtime.Goexit, this goroutine is
-// unwinding: the child's start hands the queue to another (runQueued).
+// unwinding: the child's start hands the queue to another (handOff).
 //
 // A probe.Tracker follows the children it runs in one Worker.
 func (g *Group) run(c child) {
@@ -266,10 +266,8 @@ func (g *Group) run(c child) {
 
 // runIn is run in w, if not nil.
 func (g *Group) runIn(c child, slot bool, w *probe.Worker) {
-	for c.start(g, slot, w) && slot {
-		if c = g.nextQueued(); c == nil {
-			return
-		}
+	for c != nil {
+		c = c.start(g, slot, w)
 	}
 }
 
@@ -284,12 +282,20 @@ func (g *Group) worker(slot bool) (*probe.Worker, probe.Tracker) {
 	return nil, nil
 }
 
-// runQueued runs the children waiting for a slot on another goroutine, for
-// one that unwinds from a Goexit.
-func (g *Group) runQueued() {
-	if next := g.nextQueued(); next != nil {
+// handOff takes the slot a child of a limited group has freed for the
+// first child waiting for one, and returns it, for the goroutine of the
+// child that ended to run next; if that child called runtime.Goexit
+// (exited), this goroutine is unwinding, and the next child runs on
+// another. It is called before the child that ended is counted out: once
+// it is, the round may end and the next begin, whose queue and state are
+// not this goroutine's to take or refuse.
+func (g *Group) handOff(exited bool) child {
+	next := g.nextQueued()
+	if exited && next != nil {
 		go g.run(next)
+		return nil
 	}
+	return next
 }
 
 // releaseSlot frees the slot of a child of a limited group.

@@ -293,6 +293,12 @@ func (g *Group) refuse(c child, r refusal) {
 // will give (see childEnded).
 func (g *Group) failedError() error {
 	if g.c.hasFailed() && !g.later.Load() {
+		// fail sets flagFailed before it cancels the context, both under
+		// c.mu (a function that returns the cancellation must find the
+		// flag set): wait for the cancellation, so that the error holds
+		// its cause.
+		g.c.mu.Lock()
+		g.c.mu.Unlock() //nolint:staticcheck // an empty critical section on purpose
 		return contextError(&g.c)
 	}
 	return &causeError{err: context.Canceled, cause: g.cause.Load()}
