@@ -287,19 +287,16 @@ func (g *Group) refuse(c child, r refusal) {
 }
 
 // failedError is the error of a child refused after a failure: the
-// cancellation of the group with the failure as its cause. A child refused
+// cancellation of the group with the failure as its cause, made here
+// rather than read from the group's context, which a refusal may read
 // between the failure and the cancellation (a wait woken by the failed
-// task's completion, a Spawn) is given the same error the cancellation
-// will give (see childEnded).
+// task's completion, a Spawn; see childEnded and call.fail). In a later
+// round, the cause is the round's own failure, not the cancellation of
+// ctx by an earlier round's Wait.
 func (g *Group) failedError() error {
+	cause := error(g.cause.Load())
 	if g.c.hasFailed() && !g.later.Load() {
-		// fail sets flagFailed before it cancels the context, both under
-		// c.mu (a function that returns the cancellation must find the
-		// flag set): wait for the cancellation, so that the error holds
-		// its cause.
-		g.c.mu.Lock()
-		g.c.mu.Unlock() //nolint:staticcheck // an empty critical section on purpose
-		return contextError(&g.c)
+		cause = g.c.first // written before flagFailed is set (call.fail)
 	}
-	return &causeError{err: context.Canceled, cause: g.cause.Load()}
+	return &causeError{err: context.Canceled, cause: cause}
 }
