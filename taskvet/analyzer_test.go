@@ -72,6 +72,12 @@ func TestErrgroupFixOneLine(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfixoneline")
 }
 
+// TestErrgroupFixLineDirective: a file whose //line directive maps its
+// lines elsewhere (generated code) is edited at its own lines.
+func TestErrgroupFixLineDirective(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfixline")
+}
+
 func TestErrgroupFactory(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, analysistest.TestData(), taskvet.ErrgroupFix, "errgroupfactory")
 }

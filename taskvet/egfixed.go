@@ -1025,7 +1025,7 @@ func (s *site) runArg(f *fix, c *child) (string, bool) {
 		// On a line of its own, or first on the closure's line if its
 		// body begins there: a closure on one line stays on one line.
 		decl := fmt.Sprintf("\nvar %s %s", c.v.Name(), s.src(c.typ))
-		if len(lit.Body.List) > 0 && s.pass.Fset.Position(lit.Body.List[0].Pos()).Line == s.pass.Fset.Position(lit.Body.Lbrace).Line {
+		if len(lit.Body.List) > 0 && s.pass.Fset.PositionFor(lit.Body.List[0].Pos(), false).Line == s.pass.Fset.PositionFor(lit.Body.Lbrace, false).Line {
 			decl = fmt.Sprintf(" var %s %s;", c.v.Name(), s.src(c.typ))
 		}
 		edits = append(edits, analysis.TextEdit{Pos: lit.Body.Lbrace + 1, End: lit.Body.Lbrace + 1, NewText: []byte(decl)})
@@ -1058,7 +1058,7 @@ func (s *site) isRunCtx(e ast.Expr) bool {
 
 // depth returns the indentation of the site, in tabs.
 func (s *site) depth() int {
-	return s.pass.Fset.Position(s.create.Pos()).Column - 1
+	return s.pass.Fset.PositionFor(s.create.Pos(), false).Column - 1
 }
 
 // isNilIdent reports whether e is the predeclared nil.

@@ -855,10 +855,10 @@ func (ip *inPlace) kept(n ast.Node) bool {
 		if f.FileStart > n.Pos() || n.Pos() >= f.FileEnd {
 			continue
 		}
-		line := pass.Fset.Position(n.Pos()).Line
+		line := pass.Fset.PositionFor(n.Pos(), false).Line
 		for _, cg := range f.Comments {
 			for _, cm := range cg.List {
-				if l := pass.Fset.Position(cm.Pos()).Line; (l == line || l == line-1) && strings.HasPrefix(cm.Text, keepDirective) {
+				if l := pass.Fset.PositionFor(cm.Pos(), false).Line; (l == line || l == line-1) && strings.HasPrefix(cm.Text, keepDirective) {
 					return true
 				}
 			}

@@ -1005,8 +1005,8 @@ func (x *check) fix() {
 			indent, ctxPkg, v, t, errorsPkg)
 		// After the statement's line, a comment that ends it included.
 		at := hook.after.End()
-		if tf := pass.Fset.File(at); tf.Line(at) < tf.LineCount() {
-			at = tf.LineStart(tf.Line(at)+1) - 1
+		if tf := pass.Fset.File(at); lineOf(tf, at) < tf.LineCount() {
+			at = tf.LineStart(lineOf(tf, at)+1) - 1
 		}
 		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(b.String())})
 		return true
@@ -1429,7 +1429,7 @@ func (x *check) longLived() string {
 			}
 			for _, w := range x.c.events {
 				if w.method == "Wait" && x.home[w.call] == x.home[e.call] && w.call.Pos() > c.Node().End() {
-					line := x.ip.pass.Fset.Position(c.Node().Pos()).Line
+					line := x.ip.pass.Fset.PositionFor(c.Node().Pos(), false).Line
 					return fmt.Sprintf("the Wait comes after the loop that gives the children (line %d), which runs until it is broken out of", line)
 				}
 			}

@@ -66,10 +66,15 @@ func (s *site) indent(pos token.Pos) string {
 	tf := s.pass.Fset.File(pos)
 	src := s.srcBytes(pos)
 	off := tf.Offset(pos)
-	start := tf.Offset(tf.LineStart(tf.Line(pos)))
+	start := tf.Offset(tf.LineStart(lineOf(tf, pos)))
 	line := src[start:off]
 	return string(line[:len(line)-len(bytes.TrimLeft(line, " \t"))])
 }
+
+// lineOf is the line of pos as its file is written: the edits are made
+// to the file's text, which a //line directive (generated code) does not
+// move.
+func lineOf(tf *token.File, pos token.Pos) int { return tf.PositionFor(pos, false).Line }
 
 // src returns the source text of n, as formatted.
 func (s *site) src(n ast.Node) string {
@@ -83,8 +88,8 @@ func (s *site) src(n ast.Node) string {
 // deleteLines returns the edit that removes st and its line.
 func (s *site) deleteLines(st ast.Node) analysis.TextEdit {
 	tf := s.pass.Fset.File(st.Pos())
-	start := tf.LineStart(tf.Line(st.Pos()))
-	endLine := tf.Line(st.End())
+	start := tf.LineStart(lineOf(tf, st.Pos()))
+	endLine := lineOf(tf, st.End())
 	end := st.End()
 	if endLine < tf.LineCount() {
 		end = tf.LineStart(endLine + 1)

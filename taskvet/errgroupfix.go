@@ -658,10 +658,10 @@ func (s *site) kept() bool {
 	if file == nil {
 		return false
 	}
-	line := s.pass.Fset.Position(s.create.Pos()).Line
+	line := s.pass.Fset.PositionFor(s.create.Pos(), false).Line
 	for _, cg := range file.Comments {
 		for _, c := range cg.List {
-			if l := s.pass.Fset.Position(c.Pos()).Line; (l == line || l == line-1) && strings.HasPrefix(c.Text, keepDirective) {
+			if l := s.pass.Fset.PositionFor(c.Pos(), false).Line; (l == line || l == line-1) && strings.HasPrefix(c.Text, keepDirective) {
 				return true
 			}
 		}

@@ -29,15 +29,15 @@ func importSections(fset *token.FileSet, gd *ast.GenDecl) [][]*ast.ImportSpec {
 	last := 0
 	for _, s := range gd.Specs {
 		spec := s.(*ast.ImportSpec)
-		line := fset.Position(spec.Pos()).Line
+		line := fset.PositionFor(spec.Pos(), false).Line
 		if spec.Doc != nil {
-			line = fset.Position(spec.Doc.Pos()).Line
+			line = fset.PositionFor(spec.Doc.Pos(), false).Line
 		}
 		if len(sections) == 0 || line > last+1 {
 			sections = append(sections, nil)
 		}
 		sections[len(sections)-1] = append(sections[len(sections)-1], spec)
-		last = fset.Position(spec.End()).Line
+		last = fset.PositionFor(spec.End(), false).Line
 	}
 	return sections
 }
