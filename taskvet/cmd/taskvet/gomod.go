@@ -22,13 +22,13 @@ const syncPath = "golang.org/x/sync"
 
 // taskGoLine returns the go line of the task module's go.mod as the
 // requirement would bring it: the replacement directory's, or the one the
-// module proxy serves for the README's version; "" if it cannot be read.
+// module proxy serves for taskQuery's version; "" if it cannot be read.
 func (m *mainModule) taskGoLine() string {
 	var name string
 	if m.replaced {
 		name = filepath.Join(m.replaceDir, "go.mod")
 	} else {
-		cmd := exec.Command("go", "mod", "download", "-json", taskModule+"@main")
+		cmd := exec.Command("go", "mod", "download", "-json", taskModule+"@"+taskQuery())
 		cmd.Dir = m.dir
 		out, err := cmd.Output()
 		if err != nil {

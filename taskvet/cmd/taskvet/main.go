@@ -55,7 +55,8 @@
 //
 // The fixes import github.com/tasktuple/task. In a module that does not
 // require it yet, taskvet -fix adds the requirement after applying them,
-// as go get would (go get github.com/tasktuple/task@main; or, where go.mod
+// as go get would, at taskvet's own version (the two modules are released
+// together), the commit of taskvet's pseudo-version, or latest; or, where go.mod
 // already replaces the module by a directory, the requirement that go mod
 // tidy writes for it); if that fails, it prints the one line to run and
 // exits with status 1. Where the library's go line (read from its go.mod as

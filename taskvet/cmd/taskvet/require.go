@@ -13,10 +13,6 @@ import (
 // taskModule is the module that the fixes import.
 const taskModule = "github.com/tasktuple/task"
 
-// getLine is what to run by hand when taskvet cannot add the requirement:
-// the install line of the README (the module has no tag yet).
-const getLine = "go get " + taskModule + "@main"
-
 // A mainModule is the module taskvet -fix runs in, as go mod edit -json
 // shows its go.mod.
 type mainModule struct {
@@ -120,12 +116,12 @@ func (m *mainModule) require() bool {
 		}
 		cmd = exec.Command("go", args...)
 	} else {
-		cmd = exec.Command("go", "get", taskModule+"@main")
+		cmd = exec.Command("go", "get", taskModule+"@"+taskQuery())
 	}
 	cmd.Dir = m.dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "taskvet: the fixes import %s, which this module does not require, and %q failed (%s): run %s, then taskvet again\n",
-			taskModule, strings.Join(cmd.Args, " "), firstLine(out, err), getLine)
+			taskModule, strings.Join(cmd.Args, " "), firstLine(out, err), getLine())
 		return false
 	}
 	fmt.Fprintf(os.Stderr, "taskvet: the fixes import %s: added it to %s (%s)\n", taskModule, filepath.Join(m.dir, "go.mod"), strings.Join(cmd.Args, " "))
