@@ -34,7 +34,7 @@ type row struct {
 	base, head  stats   // the medians of each side
 	ratio       float64 // head.ns / base.ns
 	p           float64 // the Mann-Whitney U test's p-value of the two sides' times
-	slower      bool    // ratio > threshold and p < alpha (and again in the confirmation, if there was one)
+	slower      bool    // ratio > its threshold and p < alpha (and again in the confirmation, if there was one)
 	unconfirmed bool    // slower in the first run, not in the confirmation
 	moreAllocs  bool    // head.allocs > base.allocs, and if allocsVary, p < alpha for the counts too
 	allocsVary  bool    // a side's allocs/op was not the same in every round
@@ -65,7 +65,7 @@ func (r row) verdict() string {
 
 // compareOutputs parses the outputs of the two sides' rounds (go test
 // -bench's format) and compares them benchmark by benchmark.
-func compareOutputs(base, head []byte, threshold, alpha float64) ([]row, error) {
+func compareOutputs(base, head []byte, th thresholds, alpha float64) ([]row, error) {
 	b, order, err := parse(base)
 	if err != nil {
 		return nil, err
@@ -79,7 +79,7 @@ func compareOutputs(base, head []byte, threshold, alpha float64) ([]row, error) 
 			order = append(order, name)
 		}
 	}
-	return compare(b, h, order, threshold, alpha), nil
+	return compare(b, h, order, th, alpha), nil
 }
 
 // parse reads the results of BenchmarkGuard in out with benchfmt, and
@@ -129,7 +129,7 @@ func parse(out []byte) (map[string]*samples, []string, error) {
 
 // compare compares the benchmarks named in order, as measured on the two
 // sides. A benchmark is slower when the ratio of the medians of its times,
-// head over base, exceeds threshold and the Mann-Whitney U test (which
+// head over base, exceeds its threshold and the Mann-Whitney U test (which
 // assumes nothing of the times' distribution) gives p < alpha.
 //
 // It allocates more when head's median allocs/op exceeds base's. Where
@@ -147,7 +147,7 @@ func parse(out []byte) (map[string]*samples, []string, error) {
 // of every benchmark. The test is no full cure at GOMAXPROCS 2: a count
 // that varies by one (29 or 30 allocs/op) can be the same in every round
 // of a short run by chance, and is then compared as it is.
-func compare(base, head map[string]*samples, order []string, threshold, alpha float64) []row {
+func compare(base, head map[string]*samples, order []string, limits thresholds, alpha float64) []row {
 	th := &benchmath.Thresholds{CompareAlpha: alpha}
 	rows := make([]row, 0, len(order))
 	for _, name := range order {
@@ -164,7 +164,7 @@ func compare(base, head map[string]*samples, order []string, threshold, alpha fl
 				benchmath.NewSample(slices.Clone(h.sec), th))
 			r.p, r.warnings = c.P, c.Warnings
 			r.ratio = r.head.ns / r.base.ns
-			r.slower = r.ratio > threshold && r.p < alpha
+			r.slower = r.ratio > limits.of(name) && r.p < alpha
 			r.allocsVary = !constant(b.allocs) || !constant(h.allocs)
 			r.moreAllocs = r.head.allocs > r.base.allocs
 			if r.moreAllocs && r.allocsVary {

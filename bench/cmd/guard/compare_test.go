@@ -91,7 +91,7 @@ func TestCompare(t *testing.T) {
 	} {
 		base := output(bench{"op=X-2", tt.base[0], tt.base[1]})
 		head := output(bench{"op=X-2", tt.head[0], tt.head[1]})
-		rows, err := compareOutputs(base, head, threshold, alpha)
+		rows, err := compareOutputs(base, head, thresholds{threshold, threshold}, alpha)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -112,7 +112,7 @@ func TestCompare(t *testing.T) {
 func TestCompareMedians(t *testing.T) {
 	base := output(bench{"op=Map/n=16/limit=8-2", []float64{900, 1000, 5000}, []float64{3, 3, 3}})
 	head := output(bench{"op=Map/n=16/limit=8-2", []float64{1100, 1200, 1300, 1400}, []float64{4, 5, 6, 7}})
-	rows, err := compareOutputs(base, head, 1.25, 0.05)
+	rows, err := compareOutputs(base, head, thresholds{1.25, 1.25}, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestCompareNames(t *testing.T) {
 	base := "BenchmarkOther-2 \t 1000\t 5 ns/op\nBenchmarkGuard/op=Run2-2 \t 1000\t 5 ns/op\t 0 B/op\t 2 allocs/op\n" +
 		"BenchmarkGuard/op=Gone-2 \t 1000\t 5 ns/op\t 0 B/op\t 2 allocs/op\n"
 	head := "BenchmarkGuard/op=New/n=16-2 \t 1000\t 5 ns/op\t 0 B/op\t 2 allocs/op\nBenchmarkGuard/op=Run2-2 \t 1000\t 5 ns/op\t 0 B/op\t 2 allocs/op\n"
-	rows, err := compareOutputs([]byte(base), []byte(head), 1.25, 0.05)
+	rows, err := compareOutputs([]byte(base), []byte(head), thresholds{1.25, 1.25}, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,46 @@ func TestCompareNames(t *testing.T) {
 
 func TestCompareSyntaxError(t *testing.T) {
 	bad := []byte("BenchmarkGuard/op=Run2-2 \t 1000\t five ns/op\n")
-	if _, err := compareOutputs(bad, bad, 1.25, 0.05); err == nil {
+	if _, err := compareOutputs(bad, bad, thresholds{1.25, 1.25}, 0.05); err == nil {
 		t.Error("compareOutputs of a line with a bad value: no error")
+	}
+}
+
+// TestSmallRows: the small fan-outs are held to -small, the others to
+// -threshold.
+func TestSmallRows(t *testing.T) {
+	const alpha = 0.01
+	th := thresholds{all: 1.3, small: 1.1}
+	for _, tt := range []struct {
+		name  string
+		small bool
+	}{
+		{"op=Run2", true},
+		{"op=Run16", true},
+		{"op=Go+Await2", true},
+		{"op=Go+Await16", true},
+		{"op=Map/n=16/limit=8", true},
+		{"op=NewGroup+Go+Wait/n=16/limit=none", true},
+		{"op=Scope+Spawn+All/n=16/limit=8", true},
+		{"op=Await2", false},
+		{"op=Await16", false},
+		{"op=Map/n=1000/limit=8", false},
+		{"op=NewGroup+Go+Wait/n=1000/limit=none", false},
+		{"op=Run24", false},
+		{"op=Map/n=160/limit=8", false},
+	} {
+		if got := smallRows.MatchString(tt.name); got != tt.small {
+			t.Errorf("smallRows.MatchString(%q) = %v; want %v", tt.name, got, tt.small)
+		}
+		// 1.15x slower in every round: slower where the threshold is 1.1.
+		base := output(bench{tt.name + "-2", spread(10, 1000), times(10, 3)})
+		head := output(bench{tt.name + "-2", spread(10, 1150), times(10, 3)})
+		rows, err := compareOutputs(base, head, th, alpha)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 1 || rows[0].slower != tt.small {
+			t.Errorf("%s 1.15x slower: rows %+v; want slower %v", tt.name, rows, tt.small)
+		}
 	}
 }

@@ -20,10 +20,14 @@ type config struct {
 	confirm   int     // -confirm: the rounds of a second run when a benchmark was found slower; 0: none
 	benchtime string  // -benchtime, as the test binaries take it
 	threshold float64 // -threshold: the ratio of times above which a benchmark is slower
+	small     float64 // -small: the same for the small fan-outs (smallRows)
 	alpha     float64 // -alpha: the p-value below which a ratio counts
 	cpu       int     // -cpu: GOMAXPROCS of the benchmarks (the binaries' -test.cpu)
 	out       string  // -o: the folder for base.txt and head.txt; "" keeps none
 }
+
+// thresholds are -threshold and -small.
+func (cfg config) thresholds() thresholds { return thresholds{cfg.threshold, cfg.small} }
 
 // defaultBenchtime is -benchtime's default. On CI's 2-core machine a round
 // takes 9 s at 100ms (each binary 4 to 5 s: 27 benchmarks, each 100 ms
@@ -51,6 +55,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.confirm, "confirm", 10, "`rounds` of a second run when a benchmark is found slower: slower only if found slower again (0: no second run)")
 	fs.StringVar(&cfg.benchtime, "benchtime", defaultBenchtime, "time per benchmark per round (`d` or Nx, as go test's -benchtime)")
 	fs.Float64Var(&cfg.threshold, "threshold", 1.3, "the `ratio` head/base of median times above which a benchmark is slower")
+	fs.Float64Var(&cfg.small, "small", 1.1, "the `ratio` for the small fan-outs: RunN, Go + AwaitN, and the calls over 16 (docs/guard.md)")
 	fs.Float64Var(&cfg.alpha, "alpha", 0.01, "the `p-value` below which a ratio is taken as real (Mann-Whitney U)")
 	fs.IntVar(&cfg.cpu, "cpu", 1, "GOMAXPROCS of the benchmarks (`n`, -test.cpu): at 1 their allocation counts are deterministic")
 	fs.StringVar(&cfg.out, "o", "", "a `folder` to write the raw outputs to, base.txt and head.txt, for benchstat")
@@ -70,6 +75,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("-confirm %d: need 0 (no second run) or more", cfg.confirm)
 	case !(cfg.threshold > 0):
 		return config{}, fmt.Errorf("-threshold %v: need a ratio above 0", cfg.threshold)
+	case !(cfg.small > 0):
+		return config{}, fmt.Errorf("-small %v: need a ratio above 0", cfg.small)
 	case !(cfg.alpha > 0 && cfg.alpha <= 1):
 		return config{}, fmt.Errorf("-alpha %v: need a p-value in (0, 1]", cfg.alpha)
 	}

@@ -13,18 +13,18 @@ func TestParseFlagsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config{rounds: 10, confirm: 10, benchtime: defaultBenchtime, threshold: 1.3, alpha: 0.01, cpu: 1}
+	want := config{rounds: 10, confirm: 10, benchtime: defaultBenchtime, threshold: 1.3, small: 1.1, alpha: 0.01, cpu: 1}
 	if cfg != want {
 		t.Errorf("parseFlags() = %+v; want %+v", cfg, want)
 	}
 }
 
 func TestParseFlags(t *testing.T) {
-	cfg, err := parseFlags(strings.Fields("-base a1ba8fa -rounds 5 -confirm 0 -benchtime 20ms -threshold 1.4 -alpha 0.01 -cpu 2 -o /tmp/x"), io.Discard)
+	cfg, err := parseFlags(strings.Fields("-base a1ba8fa -rounds 5 -confirm 0 -benchtime 20ms -threshold 1.4 -small 1.2 -alpha 0.01 -cpu 2 -o /tmp/x"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config{base: "a1ba8fa", rounds: 5, confirm: 0, benchtime: "20ms", threshold: 1.4, alpha: 0.01, cpu: 2, out: "/tmp/x"}
+	want := config{base: "a1ba8fa", rounds: 5, confirm: 0, benchtime: "20ms", threshold: 1.4, small: 1.2, alpha: 0.01, cpu: 2, out: "/tmp/x"}
 	if cfg != want {
 		t.Errorf("parseFlags(...) = %+v; want %+v", cfg, want)
 	}
@@ -45,6 +45,7 @@ func TestParseFlagsErrors(t *testing.T) {
 		"-benchtime 0x",
 		"-threshold 0",
 		"-threshold NaN",
+		"-small 0",
 		"-alpha 0",
 		"-alpha 1.5",
 		"-self -head f869a6c",

@@ -129,14 +129,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (fired bo
 	if err != nil {
 		return false, err
 	}
-	rows, err := compareOutputs(raw[0], raw[1], cfg.threshold, cfg.alpha)
+	rows, err := compareOutputs(raw[0], raw[1], cfg.thresholds(), cfg.alpha)
 	if err != nil {
 		return false, err
 	}
 	fmt.Fprintln(stdout)
 	if cfg.confirm > 0 && slices.ContainsFunc(rows, func(r row) bool { return r.slower }) {
 		renderTable(stdout, rows, cfg, "-rounds", cfg.rounds)
-		if err := confirm(ctx, cfg, sides, rows, stdout); err != nil {
+		if err := confirm(ctx, cfg, sides, raw, rows, stdout); err != nil {
 			return false, err
 		}
 		fmt.Fprintln(stdout)
@@ -145,14 +145,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) (fired bo
 }
 
 // confirm runs BenchmarkGuard again, in cfg.confirm more interleaved
-// rounds, and keeps the verdict slower only for the rows found slower in
-// both runs. CI's shared cores switch between speeds: one benchmark
-// measured 38 or 62 µs a round, on either side alike, and ten rounds can
-// put more of one side's in the slow mode by chance (p below 0.01 for a
-// change that did not touch the code measured). A slowdown of the code
-// shows in the second run too. (All of it runs again: go test cannot
-// select sub-benchmarks of different depths with one pattern.)
-func confirm(ctx context.Context, cfg config, sides [2]side, rows []row, stdout io.Writer) error {
+// rounds, and keeps the verdict slower only for the rows that confirmRows
+// finds slower (first holds the first run's outputs).
+// CI's shared cores switch between speeds: one benchmark measured 38 or
+// 62 µs a round, on either side alike, and ten rounds can put more of one
+// side's in the slow mode by chance (p below 0.01 for a change that did
+// not touch the code measured); a second run that does not share the
+// chance dilutes it. A slowdown of the code shows in all the rounds, and
+// more rounds see it better, where a second run judged alone can land in
+// a noisy stretch and see nothing (docs/guard.md). (All of it runs again:
+// go test cannot select sub-benchmarks of different depths with one
+// pattern.)
+func confirm(ctx context.Context, cfg config, sides [2]side, first [2][]byte, rows []row, stdout io.Writer) error {
 	var names []string
 	for _, r := range rows {
 		if r.slower {
@@ -169,15 +173,39 @@ func confirm(ctx context.Context, cfg config, sides [2]side, rows []row, stdout 
 	if err != nil {
 		return err
 	}
-	second, err := compareOutputs(raw[0], raw[1], cfg.threshold, cfg.alpha)
+	second, err := confirmRows(first, raw, cfg.thresholds(), cfg.alpha, names)
 	if err != nil {
 		return err
 	}
-	second = slices.DeleteFunc(second, func(r row) bool { return !slices.Contains(names, r.name) })
 	fmt.Fprintln(stdout)
-	renderTable(stdout, second, cfg, "-confirm", cfg.confirm)
+	renderTable(stdout, second, cfg, "-rounds and -confirm", cfg.rounds+cfg.confirm)
 	keepConfirmed(rows, second)
 	return nil
+}
+
+// confirmRows compares the rows named in names over the rounds of both
+// runs together (first and second hold each run's outputs, base then
+// head): a row stays slower if all the rounds give a ratio over its
+// threshold at p < alpha, and the second run's rounds alone a ratio over
+// it too, so that a first run's chance stretch is not confirmed by its
+// own weight in the pooled rounds.
+func confirmRows(first, second [2][]byte, th thresholds, alpha float64, names []string) ([]row, error) {
+	alone, err := compareOutputs(second[0], second[1], th, alpha)
+	if err != nil {
+		return nil, err
+	}
+	pooled, err := compareOutputs(slices.Concat(first[0], second[0]), slices.Concat(first[1], second[1]), th, alpha)
+	if err != nil {
+		return nil, err
+	}
+	pooled = slices.DeleteFunc(pooled, func(r row) bool { return !slices.Contains(names, r.name) })
+	for i := range pooled {
+		j := slices.IndexFunc(alone, func(r row) bool { return r.name == pooled[i].name })
+		if j < 0 || !(alone[j].ratio > th.of(pooled[i].name)) {
+			pooled[i].slower = false
+		}
+	}
+	return pooled, nil
 }
 
 // keepConfirmed keeps the verdict slower of rows only where the second

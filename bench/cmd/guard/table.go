@@ -27,12 +27,12 @@ func render(w io.Writer, rows []row, cfg config) (fired bool) {
 		}
 	}
 	if slower+moreAllocs == 0 {
-		fmt.Fprintf(w, "guard: ok: none of %d benchmarks slower than %gx at p < %g, none allocates more\n",
-			len(rows), cfg.threshold, cfg.alpha)
+		fmt.Fprintf(w, "guard: ok: none of %d benchmarks slower than %s at p < %g, none allocates more\n",
+			len(rows), cfg.limits(), cfg.alpha)
 		return false
 	}
-	fmt.Fprintf(w, "guard: FAIL: of %d benchmarks, %d slower than %gx at p < %g, %d allocate more\n",
-		len(rows), slower, cfg.threshold, cfg.alpha, moreAllocs)
+	fmt.Fprintf(w, "guard: FAIL: of %d benchmarks, %d slower than %s at p < %g, %d allocate more\n",
+		len(rows), slower, cfg.limits(), cfg.alpha, moreAllocs)
 	fmt.Fprintf(w, "guard: if that is meant, put the commit in %s once landed (docs/guard.md)\n", baselineFile)
 	return true
 }
@@ -43,7 +43,11 @@ func render(w io.Writer, rows []row, cfg config) (fired bool) {
 func renderTable(w io.Writer, rows []row, cfg config, flag string, rounds int) {
 	fmt.Fprintf(w, "%s: medians of %d rounds at -benchtime %s, GOMAXPROCS %d\n", benchName, rounds, cfg.benchtime, cfg.cpu)
 	fmt.Fprintf(w, "ratio: head/base of the times; p: Mann-Whitney U test of the times\n")
-	fmt.Fprintf(w, "slower: ratio > %g and p < %g; more allocs: head's median allocs/op above base's\n\n", cfg.threshold, cfg.alpha)
+	small := ""
+	if cfg.small != cfg.threshold {
+		small = fmt.Sprintf(" (%g for the small fan-outs: Run2, Run16, Go+Await2, Go+Await16, n=16)", cfg.small)
+	}
+	fmt.Fprintf(w, "slower: ratio > %g%s and p < %g; more allocs: head's median allocs/op above base's\n\n", cfg.threshold, small, cfg.alpha)
 
 	cells := [][]string{{"benchmark", "base", "head", "ratio", "p", "allocs/op", "verdict"}}
 	var varied bool
@@ -146,4 +150,13 @@ func formatAllocs(r row) string {
 		s += "*"
 	}
 	return s
+}
+
+// limits says the thresholds in a verdict: "1.3x (the small fan-outs
+// 1.1x)", or one ratio when they are the same.
+func (cfg config) limits() string {
+	if cfg.small == cfg.threshold {
+		return fmt.Sprintf("%gx", cfg.threshold)
+	}
+	return fmt.Sprintf("%gx (the small fan-outs %gx)", cfg.threshold, cfg.small)
 }

@@ -21,7 +21,7 @@ func tableRows(t *testing.T) []row {
 		bench{"op=Map/n=16/limit=none-2", spread(4, 7000), times(4, 19)},
 		bench{"op=Scope+Spawn+All/n=1000/limit=8-2", spread(4, 900_000), []float64{1034, 1038, 1040, 1041}},
 	)
-	rows, err := compareOutputs(base, head, 1.25, 0.05)
+	rows, err := compareOutputs(base, head, thresholds{1.25, 1.25}, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func tableRows(t *testing.T) []row {
 
 func TestRender(t *testing.T) {
 	var b strings.Builder
-	cfg := config{rounds: 4, benchtime: "100ms", threshold: 1.25, alpha: 0.05, cpu: 1}
+	cfg := config{rounds: 4, benchtime: "100ms", threshold: 1.25, small: 1.25, alpha: 0.05, cpu: 1}
 	if fired := render(&b, tableRows(t), cfg); !fired {
 		t.Error("render(...) = false; want true: verdicts fired")
 	}
@@ -57,7 +57,7 @@ guard: if that is meant, put the commit in .ci/baseline once landed (docs/guard.
 func TestRenderOK(t *testing.T) {
 	rows := tableRows(t)[:1]
 	var b strings.Builder
-	cfg := config{rounds: 4, benchtime: "100ms", threshold: 1.25, alpha: 0.05, cpu: 1}
+	cfg := config{rounds: 4, benchtime: "100ms", threshold: 1.25, small: 1.25, alpha: 0.05, cpu: 1}
 	if fired := render(&b, rows, cfg); fired {
 		t.Error("render(...) = true; want false: no verdict fired")
 	}
@@ -74,12 +74,12 @@ func TestRenderOK(t *testing.T) {
 func TestRenderTooFewRounds(t *testing.T) {
 	base := output(bench{"op=Run2-2", spread(2, 1000), times(2, 3)})
 	head := output(bench{"op=Run2-2", spread(2, 3000), times(2, 3)})
-	rows, err := compareOutputs(base, head, 1.25, 0.05)
+	rows, err := compareOutputs(base, head, thresholds{1.25, 1.25}, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	cfg := config{rounds: 2, benchtime: "20ms", threshold: 1.25, alpha: 0.05, cpu: 1}
+	cfg := config{rounds: 2, benchtime: "20ms", threshold: 1.25, small: 1.25, alpha: 0.05, cpu: 1}
 	if fired := render(&b, rows, cfg); fired {
 		t.Error("render(...) = true; want false: 2 rounds cannot reach p < 0.05")
 	}
