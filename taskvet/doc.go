@@ -131,7 +131,9 @@
 // the fix wherever its Go and Wait are: task's Group, as errgroup's,
 // begins a new round on a Go after its Wait, and the context of a group
 // made by NewGroup stays canceled, as errgroup's. A group whose Go and
-// Wait are in different functions (Start and Shutdown) keeps errgroup's
+// Wait are in different functions (Start and Shutdown; or a Wait in a
+// function literal that its function keeps for later, such as a returned
+// body's BeforeClose) keeps errgroup's
 // crash at a child's panic: where it is made by WithContext in an
 // assignment of its own, the fix adds, after that statement, a
 // context.AfterFunc on the group's context that panics with the child's
@@ -163,8 +165,10 @@
 // it would have done before looking at the context (a log line, a lookup),
 // on the failure path. So these forms are fail-fast when every child uses
 // the derived context and does nothing that code outside it may wait for:
-// close, send on or receive from a channel it did not make, or call Done,
-// Unlock or Release on something it did not take, as a child that defers
+// close, send on or receive from a channel it did not make, call Done,
+// Unlock or Release (ReleaseSlot) on something it did not take, or call a
+// callback it did not make whose name says it completes something (done,
+// release, finish, complete, notify, signal), as a child that defers
 // close(ch) for a reader of the channel does (not started, it would leave
 // the reader waiting forever). A child that begins with its call that gets
 // the context and returns if it fails is fine in any case. A zero Group,

@@ -1245,6 +1245,9 @@ func (x *check) apart() (goFuncs, waitFuncs string) {
 			continue
 		}
 		name := homeName(x.home[e.call])
+		if lit := escapingLit(e.cur); lit != nil {
+			name = fmt.Sprintf("a function literal at line %d", x.ip.pass.Fset.Position(lit.Pos()).Line)
+		}
 		switch {
 		case e.method == "Go" || e.method == "TryGo" || e.method == "" && x.hasGo[x.ip.decls[e.callee]]:
 			if !slices.Contains(gos, name) {
@@ -1262,6 +1265,35 @@ func (x *check) apart() (goFuncs, waitFuncs string) {
 		}
 	}
 	return "", ""
+}
+
+// escapingLit returns the function literal around cur, inside its
+// function, that the function keeps for later rather than calls: a value
+// of a composite literal (a callback field, such as a body's BeforeClose),
+// assigned to a field, or returned. The code in it runs when something
+// else calls it, maybe long after its function has returned. A literal
+// called where it is written, passed to a function (a visitor, most often
+// called before that function returns) or kept in a local variable is not
+// taken to escape. It returns nil if cur is in no such literal.
+func escapingLit(cur inspector.Cursor) *ast.FuncLit {
+	for c := cur.Parent(); c.Node() != nil; c = c.Parent() {
+		switch n := c.Node().(type) {
+		case *ast.FuncDecl:
+			return nil
+		case *ast.FuncLit:
+			switch p := c.Parent().Node().(type) {
+			case *ast.KeyValueExpr, *ast.CompositeLit, *ast.ReturnStmt:
+				return n
+			case *ast.AssignStmt:
+				for _, l := range p.Lhs {
+					if _, isField := ast.Unparen(l).(*ast.SelectorExpr); isField {
+						return n
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // terminal reports whether the statements from the one that holds the

@@ -56,12 +56,15 @@ func (s *site) failFast() (failFast, ok bool) {
 
 // signals reports whether the function fn, a closure, does something that
 // code outside it may wait for: it closes, sends on or receives from a
-// channel it did not make, ranges over one, or calls Done, Unlock, RUnlock,
-// Release, Signal or Broadcast on something it did not make, except to
-// undo what it did itself (a send and a receive on a channel used as a
-// semaphore, Lock and Unlock, Acquire and Release). Not starting such a
-// function after a failure could leave a reader, a WaitGroup or a
-// semaphore waiting forever.
+// channel it did not make, ranges over one, calls Done, Unlock, RUnlock,
+// Release (or a method whose name begins with Release), Signal or
+// Broadcast on something it did not make, or calls a function value it
+// did not make whose name says it completes something (done, onDone,
+// release, finish, complete, notify, signal), except to undo what it did
+// itself (a send and a receive on a channel used as a semaphore, Lock and
+// Unlock, Acquire and Release). Not starting such a function after a
+// failure could leave a reader, a WaitGroup, a semaphore or a caller's
+// completion callback waiting forever.
 func (s *site) signals(fn ast.Expr) bool {
 	info := s.info()
 	lit, ok := ast.Unparen(fn).(*ast.FuncLit)
@@ -120,6 +123,11 @@ func (s *site) signals(fn ast.Expr) bool {
 					signal = true
 				}
 			}
+			if id, isID := ast.Unparen(n.Fun).(*ast.Ident); isID && completes(id.Name) {
+				if v, isVar := info.Uses[id].(*types.Var); isVar && !declaredIn(v, lit) {
+					signal = true // a callback of the caller's: done()
+				}
+			}
 			sel, isSel := ast.Unparen(n.Fun).(*ast.SelectorExpr)
 			if !isSel {
 				break
@@ -128,12 +136,16 @@ func (s *site) signals(fn ast.Expr) bool {
 			if v == nil {
 				break
 			}
-			switch sel.Sel.Name {
-			case "Lock", "RLock", "Acquire", "TryAcquire", "TryLock", "TryRLock":
+			if f, isField := info.Uses[sel.Sel].(*types.Var); isField && f.IsField() && completes(sel.Sel.Name) {
+				signal = true // a callback in a field: j.done()
+				break
+			}
+			switch name := sel.Sel.Name; {
+			case name == "Lock", name == "RLock", name == "TryAcquire", name == "TryLock", name == "TryRLock", strings.HasPrefix(name, "Acquire"):
 				at(v).take = true
-			case "Unlock", "RUnlock", "Release":
+			case name == "Unlock", name == "RUnlock", strings.HasPrefix(name, "Release"):
 				at(v).give = true
-			case "Done", "Signal", "Broadcast":
+			case name == "Done", name == "Signal", name == "Broadcast":
 				// ctx.Done() reads the context; wg.Done() signals.
 				if _, isMethod := info.Uses[sel.Sel].(*types.Func); isMethod && !isContext(info.TypeOf(sel.X)) {
 					signal = true
@@ -150,6 +162,21 @@ func (s *site) signals(fn ast.Expr) bool {
 		}
 	}
 	return signal
+}
+
+// completes reports whether a function value named name, called by a
+// child, reads as the completion of something the caller waits for.
+func completes(name string) bool {
+	n := strings.ToLower(name)
+	if strings.Contains(n, "done") {
+		return true
+	}
+	for _, p := range []string{"release", "finish", "complete", "notify", "signal"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // ctxFirst reports whether the function fn, given a canceled derived

@@ -441,6 +441,48 @@ func delivers(ctx context.Context, items []Item) error {
 	return g.Wait()
 }
 
+// Children that call a completion callback of the caller, or give back a
+// slot the loop took: one not started would leave the caller waiting, or
+// the slot taken. StartAll starts every child, as errgroup does.
+func callsBack(ctx context.Context, items []Item, done func()) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll`
+	for _, it := range items {
+		g.Go(func() error {
+			defer done()
+			return process(ctx, it)
+		})
+	}
+	return g.Wait()
+}
+
+// A pool of download slots, taken by the loop and given back by a child.
+type Pool struct{ slots chan struct{} }
+
+func (p *Pool) AcquireSlot(ctx context.Context) error {
+	select {
+	case p.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (p *Pool) ReleaseSlot() { <-p.slots }
+
+func releasesSlot(ctx context.Context, items []Item, pool *Pool) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll`
+	for _, it := range items {
+		if err := pool.AcquireSlot(ctx); err != nil {
+			return err
+		}
+		g.Go(func() error {
+			defer pool.ReleaseSlot()
+			return process(ctx, it)
+		})
+	}
+	return g.Wait()
+}
+
 // A return of nil from the loop was a success that left the children
 // running: a Scope body cannot do that.
 func returnsNil(ctx context.Context, items []Item) error {

@@ -102,3 +102,21 @@ func (m *manager) Start(serve func() error) {
 }
 
 func (m *manager) Shutdown() error { return m.serverGroup.Wait() }
+
+// A fetch made in open and waited for by the body it returns, when its
+// reader closes it (containerd's fetcher): the Wait runs in a callback the
+// function keeps, maybe long after open has returned, and the fix keeps
+// the crash.
+type body struct {
+	BeforeClose func() error
+}
+
+func fetchPart(ctx context.Context, part int) error { return nil }
+
+func open(ctx context.Context, parts int) *body {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place: .*Go and Wait are in different functions \(open; a function literal at line \d+\): a child's panic still crashes the program at once`
+	for i := range parts {
+		g.Go(func() error { return fetchPart(ctx, i) })
+	}
+	return &body{BeforeClose: func() error { return g.Wait() }}
+}
