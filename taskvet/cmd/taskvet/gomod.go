@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
 )
 
 // syncPath is the module of errgroup, which the fixes stop importing.
@@ -143,13 +144,26 @@ func editSync(f *modfile.File, req *modfile.Require, used bool) string {
 	if req.Indirect {
 		return ""
 	}
-	version := req.Mod.Version // DropRequire clears req
-	if f.DropRequire(syncPath) != nil {
-		return ""
-	}
-	f.AddNewRequire(syncPath, version, true)
-	f.Cleanup()
+	setRequire(f, syncPath, req.Mod.Version, true)
 	return "a dependency still uses it: marked it // indirect in"
+}
+
+// setRequire makes f require path at version, marked // indirect or not,
+// where the go command puts such a line (go get, go mod tidy): a direct
+// requirement in the last block of direct ones, an indirect one in the
+// last block of indirect ones, in order; a line that changes its marking
+// moves between the two. Every other requirement keeps its version and
+// marking.
+func setRequire(f *modfile.File, path, version string, indirect bool) {
+	var reqs []*modfile.Require
+	for _, r := range f.Require {
+		if r.Mod.Path != path {
+			reqs = append(reqs, &modfile.Require{Mod: r.Mod, Indirect: r.Indirect})
+		}
+	}
+	reqs = append(reqs, &modfile.Require{Mod: module.Version{Path: path, Version: version}, Indirect: indirect})
+	f.SetRequireSeparateIndirect(reqs)
+	f.Cleanup()
 }
 
 // moduleImports reports whether a Go file of the module in dir (outside

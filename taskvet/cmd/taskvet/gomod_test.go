@@ -54,6 +54,69 @@ func TestEditSync(t *testing.T) {
 	}
 }
 
+// TestRequirePlaced: the requirements taskvet writes land where go get and
+// go mod tidy put them, in a go.mod of two blocks: the library's among the
+// direct ones, golang.org/x/sync, once only a dependency uses it, among the
+// indirect ones, each in order.
+func TestRequirePlaced(t *testing.T) {
+	const gomod = `module example.com/m
+
+go 1.26
+
+require (
+	example.com/a v1.0.0
+	golang.org/x/sync v0.24.0
+	zz.example/z v1.0.0
+)
+
+require (
+	example.com/dep v1.0.0 // indirect
+	golang.org/x/text v0.30.0 // indirect
+)
+`
+	const want = `module example.com/m
+
+go 1.26
+
+require (
+	example.com/a v1.0.0
+	github.com/tasktuple/task v0.0.0-00010101000000-000000000000
+	zz.example/z v1.0.0
+)
+
+require (
+	example.com/dep v1.0.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/text v0.30.0 // indirect
+)
+`
+	name := filepath.Join(t.TempDir(), "go.mod")
+	write(t, name, gomod)
+	if err := requireReplaced(name, ""); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := modfile.Parse(name, data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f.Require {
+		if r.Mod.Path == syncPath {
+			editSync(f, r, true)
+		}
+	}
+	out, err := f.Format()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != want {
+		t.Errorf("go.mod after requireReplaced and editSync:\n%s\nwant\n%s", out, want)
+	}
+}
+
 // TestTidySyncOtherPlatform: the requirement of golang.org/x/sync stays
 // while a _windows.go file of the module imports errgroup, and stays,
 // marked // indirect, while a dependency that only a _windows.go file

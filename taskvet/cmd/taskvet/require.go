@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // taskModule is the module that the fixes import.
@@ -106,27 +108,57 @@ func (m *mainModule) require() bool {
 		return true
 	}
 	to := m.goLineMove(os.Stderr)
-	var cmd *exec.Cmd
+	name := filepath.Join(m.dir, "go.mod")
 	if m.replaced {
 		// As go mod tidy writes it: the version of a replaced module,
 		// and the go line raised to the module's.
-		args := []string{"mod", "edit", "-require=" + taskModule + "@v0.0.0-00010101000000-000000000000"}
-		if to != "" {
-			args = append(args, "-go="+to)
+		if err := requireReplaced(name, to); err != nil {
+			fmt.Fprintf(os.Stderr, "taskvet: the fixes import %s, which this module does not require, and adding it to %s failed (%v): run go mod tidy, then taskvet again\n", taskModule, name, err)
+			return false
 		}
-		cmd = exec.Command("go", args...)
-	} else {
-		cmd = exec.Command("go", "get", taskModule+"@"+taskQuery())
+		fmt.Fprintf(os.Stderr, "taskvet: the fixes import %s: added it to %s (%s %s, as go mod tidy writes a replaced module)\n", taskModule, name, taskModule, zeroVersion)
+		m.requires = true
+		return true
 	}
+	cmd := exec.Command("go", "get", taskModule+"@"+taskQuery())
 	cmd.Dir = m.dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "taskvet: the fixes import %s, which this module does not require, and %q failed (%s): run %s, then taskvet again\n",
 			taskModule, strings.Join(cmd.Args, " "), firstLine(out, err), getLine())
 		return false
 	}
-	fmt.Fprintf(os.Stderr, "taskvet: the fixes import %s: added it to %s (%s)\n", taskModule, filepath.Join(m.dir, "go.mod"), strings.Join(cmd.Args, " "))
+	fmt.Fprintf(os.Stderr, "taskvet: the fixes import %s: added it to %s (%s)\n", taskModule, name, strings.Join(cmd.Args, " "))
 	m.requires = true
 	return true
+}
+
+// zeroVersion is the version go mod tidy writes for a module that a
+// replace by a directory provides.
+const zeroVersion = "v0.0.0-00010101000000-000000000000"
+
+// requireReplaced adds the requirement of taskModule at zeroVersion to the
+// go.mod file name, in the block where go mod tidy would put it, and moves
+// its go line to goLine unless that is "".
+func requireReplaced(name, goLine string) error {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	f, err := modfile.Parse(name, data, nil)
+	if err != nil {
+		return err
+	}
+	setRequire(f, taskModule, zeroVersion, false)
+	if goLine != "" {
+		if err := f.AddGoStmt(goLine); err != nil {
+			return err
+		}
+	}
+	out, err := f.Format()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(name, out, 0o644)
 }
 
 func firstLine(out []byte, err error) string {
