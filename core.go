@@ -18,9 +18,9 @@ var closed = func() chan struct{} {
 // core is the part of a task that does not depend on its value type.
 type core struct {
 	state atomicStatus          // pending until err (and the value) are written; then fixed
-	wg    sync.WaitGroup        // counter is 1 while pending; waiters with no ctx.Done block here
+	made  bool                  // set by Go, Promise and Spawn before the task is shared: the zero Task is not
 	mu    sync.Mutex            // guards ch and the transition out of pending
-	ch    chan struct{}         // made by the first Done or cancellable wait while pending; closed on completion
+	ch    chan struct{}         // made by the first Done or blocking wait while pending; closed on completion
 	links *link                 // calls waiting for completion; guarded by mu
 	err   error                 // written once, before state leaves pending
 	x     atomic.Pointer[extra] // nil for most tasks; see extra
@@ -35,7 +35,6 @@ func (c *core) finish(st status) {
 	}
 	c.wake()
 	c.mu.Unlock()
-	c.wg.Done()
 }
 
 // doneChan is the slow path of Done.
@@ -95,17 +94,17 @@ func (c *core) startQueued() {
 	}
 }
 
-// waitForever waits for a ctx that can never be done: it blocks on the
-// WaitGroup, which costs no allocation.
+// waitForever waits for a ctx that can never be done, on the channel
+// Done returns.
 func (c *core) waitForever() {
-	c.wg.Wait()
-	if c.state.Load() == pending {
+	if !c.made {
 		panic(errZeroTask)
 	}
+	<-c.doneChan()
 }
 
-// errZeroTask is the panic for waiting on a Task that was declared rather
-// than made: its WaitGroup was never set, so the wait cannot block.
+// errZeroTask is the panic for waiting, with a ctx that can never be done,
+// on a Task that was declared rather than made: nothing would complete it.
 const errZeroTask = "task: wait on a Task that was not made by Go, Promise or Spawn"
 
 // outcome reports how a completed task ended, for joining with others:

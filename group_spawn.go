@@ -139,7 +139,7 @@ func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T
 	}
 	c.child = c
 	c.x.Store(&c.extra)
-	c.wg.Add(1)
+	c.made = true
 	return c
 }
 

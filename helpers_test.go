@@ -186,7 +186,6 @@ func rearm(srcs []*source[int]) {
 		c.state.Store(pending)
 		c.ch, c.err = nil, nil
 		c.x.Store(nil)
-		c.wg.Add(1)
 	}
 }
 

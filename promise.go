@@ -12,8 +12,7 @@ package task
 //	t, complete := task.Promise[int]()
 //	complete(42, nil)
 func Promise[T any]() (t *Task[T], complete func(v T, err error) bool) {
-	t = new(Task[T])
-	t.wg.Add(1)
+	t = &Task[T]{core: core{made: true}}
 	return t, t.completeWith
 }
 

@@ -79,7 +79,8 @@ func TestPromise(t *testing.T) {
 	}
 }
 
-// TestPromiseAllocs: a Promise is its task and its complete function, and
+// TestPromiseAllocs: a Promise is at most its task and its complete
+// function (fewer where the compiler keeps one on the stack), and
 // completing it and waiting for it allocate nothing more.
 func TestPromiseAllocs(t *testing.T) {
 	if raceEnabled {
@@ -91,7 +92,7 @@ func TestPromiseAllocs(t *testing.T) {
 		complete(1, nil)
 		tk.Wait(ctx)
 	})
-	if n != 2 {
-		t.Errorf("Promise, complete and Wait: %v allocations; want 2", n)
+	if n > 2 {
+		t.Errorf("Promise, complete and Wait: %v allocations; want at most 2", n)
 	}
 }

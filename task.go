@@ -31,8 +31,7 @@ func Go[T any](ctx context.Context, fn func(context.Context) (T, error)) *Task[T
 	if fn == nil {
 		panic("task: Go: fn is nil")
 	}
-	t := new(Task[T])
-	t.wg.Add(1)
+	t := &Task[T]{core: core{made: true}}
 	if name := nameOf(fn); name != "" {
 		t.x.Store(&extra{name: name})
 	}

@@ -8,6 +8,12 @@
 //	go build -o /tmp/rows ./internal/rowsprog
 //	GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind /tmp/rows -row newgroup16 -side task -n 1000
 //
+// With -paired N it times the rows instead, on all of GOMAXPROCS: N
+// rounds, each running both sides of each row in turn in this process,
+// and prints each row's median ratio, its spread, and the target.
+//
+//	go run ./internal/rowsprog -paired 20
+//
 // It uses only the API of package task that the baseline commits have, so
 // that it builds against them too.
 package main
@@ -21,6 +27,7 @@ import (
 	"runtime/pprof"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/tasktuple/task"
 	"golang.org/x/sync/errgroup"
@@ -256,12 +263,18 @@ var rows = map[string]row{
 }
 
 func main() {
-	name := flag.String("row", "", "the row")
+	name := flag.String("row", "", "the row (with -paired: the rows, separated by commas; default all)")
 	side := flag.String("side", "task", "task, peer, or floor")
 	n := flag.Int("n", 1000, "operations")
 	mem := flag.Bool("mem", false, "print the allocations and bytes per operation")
 	memprofile := flag.String("memprofile", "", "write an allocation profile of every allocation to this file")
+	rounds := flag.Int("paired", 0, "time every row instead: this many rounds, each running both sides of each row in turn, and print each row's median ratio against its target")
+	d := flag.Duration("d", 100*time.Millisecond, "with -paired: the time of one side in a round")
 	flag.Parse()
+	if *rounds > 0 {
+		paired(os.Stdout, *rounds, *d, *name)
+		return
+	}
 	if *memprofile != "" {
 		runtime.MemProfileRate = 1
 	}
