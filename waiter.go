@@ -120,7 +120,7 @@ func (c *core) wake() {
 // tend to complete in that order, so the wait for the last usually blocks
 // once and finds the others complete, where first-to-last order would
 // block, and be woken, once for each. Its link is made the first time a
-// task is pending and ctx can be canceled, and is reused.
+// task is pending, and is reused.
 type sequence struct {
 	l *link
 }
@@ -141,14 +141,17 @@ func (s *sequence) wait(ctx context.Context, c *core) error {
 		return nil
 	}
 	d := ctx.Done()
-	if d == nil {
-		c.waitForever()
-		return nil
+	if d == nil && !c.made {
+		panic(errZeroTask)
 	}
 	if s.l == nil {
 		s.l = &link{ch: make(chan int, 1)}
 	}
 	if !c.register(s.l) {
+		return nil
+	}
+	if d == nil {
+		<-s.l.ch
 		return nil
 	}
 	select {
