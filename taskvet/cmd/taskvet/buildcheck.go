@@ -50,8 +50,8 @@ func takeSnapshot(root string) *snapshot {
 }
 
 // A changedPackage is a directory whose Go files the fixes changed, with
-// the environments whose builds take them: this build's (nil), and that of
-// each file that this build leaves out.
+// the environments whose builds take them: this build's (nil) if it takes
+// one of them, and that of each file that this build leaves out.
 type changedPackage struct {
 	dir   string
 	envs  []*environment
@@ -81,11 +81,12 @@ func (s *snapshot) changed(envs []environment) []*changedPackage {
 		}
 		p := byDir[filepath.Dir(path)]
 		if p == nil {
-			p = &changedPackage{dir: filepath.Dir(path), envs: []*environment{nil}}
+			p = &changedPackage{dir: filepath.Dir(path)}
 			byDir[p.dir] = p
 			pkgs = append(pkgs, p)
 		}
-		if e := envOf(path); e != nil && !slices.Contains(p.envs, e) {
+		// This build's (nil) where it takes the file.
+		if e := envOf(path); !slices.Contains(p.envs, e) {
 			p.envs = append(p.envs, e)
 		}
 		p.files = append(p.files, path)
@@ -104,15 +105,17 @@ func (p *changedPackage) build() (string, bool) {
 	for _, e := range p.envs {
 		env := os.Environ()
 		prefix := ""
+		cmds := [][]string{{"go", "build", "-o", os.DevNull, "."}}
 		if e != nil {
 			env = append(env, e.vars...)
 			if len(e.tags) > 0 {
 				env = append(env, "GOFLAGS="+withTags(goEnv("GOFLAGS"), e.tags))
 			}
-			prefix = "with " + e.String() + ": "
+			prefix = e.how() + ": "
 		}
-		cmds := [][]string{{"go", "build", "-o", os.DevNull, "."}}
-		if p.tests {
+		if e != nil && e.alone {
+			cmds = [][]string{{"go", "build", "-o", os.DevNull, filepath.Base(e.files[0])}}
+		} else if p.tests {
 			cmds = append(cmds, []string{"go", "test", "-c", "-o", os.DevNull, "."})
 		}
 		for _, args := range cmds {

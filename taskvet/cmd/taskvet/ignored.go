@@ -28,6 +28,16 @@ type environment struct {
 	vars  []string // GOOS=, GOARCH=, CGO_ENABLED= where they differ from this build's
 	tags  []string // the tags that its files' //go:build lines require, but platforms
 	files []string // the files left out of this build that it takes
+	alone bool     // files is one file that no build takes, loaded as a package of its own
+}
+
+// how says how the environment's files are loaded, after their names in
+// "taskvet: fixing FILES how".
+func (e environment) how() string {
+	if e.alone {
+		return "as a package of its own (no build takes it)"
+	}
+	return "with " + e.String()
 }
 
 // String returns the variables that select the environment, as a shell
@@ -69,8 +79,16 @@ func withTags(flags string, tags []string) string {
 	return strings.Join(append(out, "-tags="+strings.Join(tags, ",")), " ")
 }
 
-// patterns returns the package directories of the environment's files.
+// patterns returns the package directories of the environment's files, or
+// the file of an environment alone.
 func (e environment) patterns() []string {
+	if e.alone {
+		f := filepath.ToSlash(relative(e.files[0]))
+		if !filepath.IsAbs(f) && !strings.HasPrefix(f, ".") {
+			f = "./" + f
+		}
+		return []string{f}
+	}
 	var dirs []string
 	for _, f := range e.files {
 		dir := filepath.ToSlash(relative(filepath.Dir(f)))
@@ -99,9 +117,11 @@ func (e environment) fileList() string {
 // the files of one build configuration only: without another run, a group
 // in such a file would be neither migrated nor reported. It returns the
 // environments that take them, one per distinct platform and tags, for
-// the caller to run the analysis in; for a file that no platform builds,
-// it prints one line saying that it is not analyzed and the command that
-// analyzes it.
+// the caller to run the analysis in. A file that no build takes (a
+// generator behind //go:build ignore, run with go run gen.go) is loaded as
+// a package of its own, as the go command builds it when named, in an
+// environment of its own; if it does not build so, or is a test file, it
+// prints one line saying that it is not analyzed and why.
 func reportIgnored(w io.Writer, patterns []string, tests bool) []environment {
 	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles, Tests: tests}
 	pkgs, err := packages.Load(cfg, patterns...)
@@ -134,8 +154,17 @@ func reportIgnored(w io.Writer, patterns []string, tests bool) []environment {
 	for _, f := range files {
 		vars, tags, ok := b.howToLoad(f, pairs)
 		if !ok {
-			fmt.Fprintf(w, "%s: imports %s and is not analyzed: its build constraints exclude it from this build (GOOS=%s GOARCH=%s); to analyze it, run taskvet %s (a file that no build takes, loaded as a package of its own)\n",
-				relative(f), errgroupPath, b.goos, b.goarch, relative(f))
+			if strings.HasSuffix(f, "_test.go") {
+				fmt.Fprintf(w, "%s: imports %s and is not analyzed: no build takes it (GOOS=%s GOARCH=%s), and a test file is not loaded on its own\n",
+					relative(f), errgroupPath, b.goos, b.goarch)
+				continue
+			}
+			if out, err := buildAlone(f); err != nil {
+				fmt.Fprintf(w, "%s: imports %s and is not analyzed: no build takes it (GOOS=%s GOARCH=%s), and it does not build as a package of its own (go build %s: %s)\n",
+					relative(f), errgroupPath, b.goos, b.goarch, filepath.Base(f), firstLine(out, err))
+				continue
+			}
+			envs = append(envs, environment{files: []string{f}, alone: true})
 			continue
 		}
 		i := slices.IndexFunc(envs, func(e environment) bool { return slices.Equal(e.vars, vars) && slices.Equal(e.tags, tags) })
@@ -146,6 +175,15 @@ func reportIgnored(w io.Writer, patterns []string, tests bool) []environment {
 		envs[i].files = append(envs[i].files, f)
 	}
 	return envs
+}
+
+// buildAlone builds the Go file name as the go command does when it is
+// named (go build gen.go, go run gen.go): as a package of its own, whatever
+// its build constraints.
+func buildAlone(name string) ([]byte, error) {
+	cmd := exec.Command("go", "build", "-o", os.DevNull, filepath.Base(name))
+	cmd.Dir = filepath.Dir(name)
+	return cmd.CombinedOutput()
 }
 
 // unloadedDirs returns, for the patterns that end in /... and name a

@@ -47,11 +47,13 @@
 // The exit status is the worst of all runs: a failure (1, or any status
 // but 0 and 3) over diagnostics (3), diagnostics over none (0). With
 // -test=false, the test files left out are not looked for. A file that no
-// build takes (//go:build ignore, often a generator that is not meant to
-// compile with its package) is not analyzed, nor fixed: taskvet prints one
-// line that says so and the command that analyzes it (taskvet file.go);
-// the line does not change the exit status. Under go vet, which passes one
-// package's configuration, taskvet does none of this.
+// build takes (//go:build ignore, often a generator run with go run
+// gen.go) is analyzed, and fixed, as a package of its own, as the go
+// command builds a file it is given by name ("taskvet: fixing gen.go as a
+// package of its own (no build takes it)"); if it does not build so, or is
+// a test file, taskvet prints one line that says it is not analyzed and
+// why, which does not change the exit status. Under go vet, which passes
+// one package's configuration, taskvet does none of this.
 //
 // The fixes import github.com/tasktuple/task. In a module that does not
 // require it yet, taskvet -fix adds the requirement after applying them,
@@ -224,7 +226,7 @@ func worse(a, b int) int {
 func checkAll(args []string, envs []environment) int {
 	code := runSelf(args, thisBuild)
 	for _, e := range envs {
-		fmt.Fprintf(os.Stderr, "taskvet: analyzing %s with %s\n", e.fileList(), e)
+		fmt.Fprintf(os.Stderr, "taskvet: analyzing %s %s\n", e.fileList(), e.how())
 		code = worse(code, runSelf(withPatterns(args, e.patterns()), e.environ()))
 	}
 	return code
@@ -278,7 +280,7 @@ func fixThenCheck(args, rest []string, envs []environment) int {
 	// The other configurations' fixes come before go.mod is tidied: once
 	// their files are migrated too, golang.org/x/sync may go.
 	for i, e := range envs {
-		fmt.Fprintf(os.Stderr, "taskvet: fixing %s with %s\n", e.fileList(), e)
+		fmt.Fprintf(os.Stderr, "taskvet: fixing %s %s\n", e.fileList(), e.how())
 		code, ok := fix(withPatterns(args, e.patterns()), e.environ())
 		if !ok {
 			return 1
@@ -297,7 +299,7 @@ func fixThenCheck(args, rest []string, envs []environment) int {
 	left := false
 	for _, c := range checks {
 		if c.e != nil {
-			fmt.Fprintf(os.Stderr, "taskvet: analyzing %s with %s\n", c.e.fileList(), c.e)
+			fmt.Fprintf(os.Stderr, "taskvet: analyzing %s %s\n", c.e.fileList(), c.e.how())
 		}
 		code := runSelf(c.args, c.env)
 		left = left || code == 3
