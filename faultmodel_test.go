@@ -331,12 +331,13 @@ func (s *scene) roundCtxDone() bool { return s.laterRound() && s.op != opZeroGro
 
 // runsEverything reports whether the end of the caller's ctx leaves the
 // call taking new work: with KeepGoing "nothing is canceled and every
-// function runs" (package documentation), unless the end of ctx is a
-// stop, as it is with Grace; and for a stream, which starts no new call
-// once ctx ends (MapSeq), and MapWithin, which starts no input after the
-// budget's end "with KeepGoing too".
+// function runs" (package documentation), and with StartAll every child
+// starts, "also after the caller's ctx has ended" (StartAll), unless the
+// end of ctx is a stop, as it is with Grace; but for a stream, which
+// starts no new call once ctx ends (MapSeq), and MapWithin, which starts
+// no input after the budget's end "with KeepGoing too".
 func (s *scene) runsEverything() bool {
-	return s.opt(keepGoing) && !s.grace && !s.op.seq() && s.op != opMapWithin
+	return (s.opt(keepGoing) || s.opt(startAll)) && !s.grace && !s.op.seq() && s.op != opMapWithin
 }
 
 // dimensions names the options of s that its call has (per op: "Map
@@ -945,9 +946,9 @@ func (st *simState) fail() {
 // nothing but the classes of what returns; before one, the call stops
 // taking new work, and the work waiting never starts: counted in
 // NotStarted, but for a sequence, whose inputs not pulled are not. With
-// StartAll the work a failure left waiting is refused by the stop (a stop
-// "still refuses new children"); with KeepGoing and no Grace the call
-// takes new work still (see scene.runsEverything).
+// StartAll and Grace the work a failure left waiting is refused by the
+// stop (a stop "still refuses new children"); with KeepGoing or StartAll
+// and no Grace the call takes new work still (see scene.runsEverything).
 func (st *simState) stop() {
 	st.callerDone = true
 	st.stopAfterFailure = st.failed

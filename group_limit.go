@@ -80,15 +80,15 @@ func (g *Group) trySlot(name string) bool {
 // blockForSlot is admit at the limit with BlockAtLimit: it blocks until a
 // slot is free and takes it, or until the group refuses children: a
 // failure, a stop, or the end of the caller's ctx, which it watches too
-// (unless the group runs every child whatever ctx does: KeepGoing without
-// Grace). The caller holds mu; blockForSlot releases it. It waits on a
+// (unless the group starts every child whatever ctx does: KeepGoing or
+// StartAll, without Grace). The caller holds mu; blockForSlot releases it. It waits on a
 // channel, so that a spawner in a synctest bubble is durably blocked.
 func (g *Group) blockForSlot(mk func() child) bool {
 	if g.lim.slotFree == nil {
 		g.lim.slotFree = make(chan struct{}, 1)
 	}
 	done := g.parentDone
-	if g.c.runsEverything() {
+	if g.c.startsAnyway() {
 		done = nil
 	}
 	for g.lim.running >= g.limit.Load() {

@@ -63,15 +63,16 @@ var (
 	// blocks while it holds its slot, and a tree of such children can
 	// deadlock, as with errgroup. A caller blocked when the group stops
 	// taking children (a failure that cancels it, [Group.Stop], the end of
-	// the caller's ctx) returns, its child never started. TryGo and TrySpawn are unchanged.
+	// the caller's ctx; with [StartAll], only a stop) returns, its child
+	// never started. TryGo and TrySpawn are unchanged.
 	BlockAtLimit = Option{blockAtLimit}
 
 	// StartAll: a failure cancels the group's context, as without
 	// [KeepGoing], but every child given to Go or Spawn, and taken by
 	// TryGo or TrySpawn, still starts, with that canceled context, as
-	// errgroup's WithContext calls every function passed to Go. A stop
-	// still refuses new children ([Group.Stop], the caller's ctx with
-	// [Grace]).
+	// errgroup's WithContext calls every function passed to Go; so do the
+	// children given after the caller's ctx has ended. A stop still
+	// refuses new children ([Group.Stop], the caller's ctx with [Grace]).
 	StartAll = Option{startAll}
 )
 

@@ -181,15 +181,24 @@ func (c *call) releaseGrace() {
 // stopping reports whether the call has stopped taking new work: it was
 // stopped (Grace, Group.Stop), or a call it is nested in stops, or the
 // caller's ctx is done. A call that runs every function whatever happens
-// (KeepGoing without Grace) does not stop for the caller's ctx alone.
+// (KeepGoing without Grace) does not stop for the caller's ctx alone, and
+// nor does a group that starts every child (StartAll without Grace).
 func (c *call) stopping() bool {
 	if c.stopped() {
 		return true
 	}
-	if c.runsEverything() {
+	if c.startsAnyway() {
 		return false
 	}
 	return closedChan(c.parent.Done())
+}
+
+// startsAnyway reports whether the call starts its functions whatever the
+// caller's ctx does: it runs everything, or it starts all (StartAll), as
+// errgroup calls every function given to Go; Grace makes the end of ctx a
+// stop for both.
+func (c *call) startsAnyway() bool {
+	return c.runsEverything() || c.startsAll() && c.gr == nil
 }
 
 // stopped reports whether the call was stopped, by Grace's stop, by
