@@ -59,12 +59,12 @@ func (s *site) failFast() (failFast, ok bool) {
 // channel it did not make, ranges over one, calls Done, Unlock, RUnlock,
 // Release (or a method whose name begins with Release), Signal or
 // Broadcast on something it did not make, or calls a function value it
-// did not make whose name says it completes something (done, onDone,
-// release, finish, complete, notify, signal), except to undo what it did
-// itself (a send and a receive on a channel used as a semaphore, Lock and
-// Unlock, Acquire and Release). Not starting such a function after a
-// failure could leave a reader, a WaitGroup, a semaphore or a caller's
-// completion callback waiting forever.
+// did not make (a variable, parameter or field of the caller's: done(),
+// a hook), except to undo what it did itself (a send and a receive on a
+// channel used as a semaphore, Lock and Unlock, Acquire and Release). Not
+// starting such a function after a failure could leave a reader, a
+// WaitGroup, a semaphore or a caller's completion callback waiting
+// forever, or skip a hook run for its effects.
 func (s *site) signals(fn ast.Expr) bool {
 	info := s.info()
 	lit, ok := ast.Unparen(fn).(*ast.FuncLit)
@@ -123,9 +123,9 @@ func (s *site) signals(fn ast.Expr) bool {
 					signal = true
 				}
 			}
-			if id, isID := ast.Unparen(n.Fun).(*ast.Ident); isID && completes(id.Name) {
+			if id, isID := ast.Unparen(n.Fun).(*ast.Ident); isID {
 				if v, isVar := info.Uses[id].(*types.Var); isVar && !declaredIn(v, lit) {
-					signal = true // a callback of the caller's: done()
+					signal = true // a callback of the caller's: done(), fn(ctx)
 				}
 			}
 			sel, isSel := ast.Unparen(n.Fun).(*ast.SelectorExpr)
@@ -136,8 +136,8 @@ func (s *site) signals(fn ast.Expr) bool {
 			if v == nil {
 				break
 			}
-			if f, isField := info.Uses[sel.Sel].(*types.Var); isField && f.IsField() && completes(sel.Sel.Name) {
-				signal = true // a callback in a field: j.done()
+			if f, isField := info.Uses[sel.Sel].(*types.Var); isField && f.IsField() {
+				signal = true // a callback in a field: j.done(), s.hook(ctx)
 				break
 			}
 			switch name := sel.Sel.Name; {
@@ -162,21 +162,6 @@ func (s *site) signals(fn ast.Expr) bool {
 		}
 	}
 	return signal
-}
-
-// completes reports whether a function value named name, called by a
-// child, reads as the completion of something the caller waits for.
-func completes(name string) bool {
-	n := strings.ToLower(name)
-	if strings.Contains(n, "done") {
-		return true
-	}
-	for _, p := range []string{"release", "finish", "complete", "notify", "signal"} {
-		if strings.HasPrefix(n, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // ctxFirst reports whether the function fn, given a canceled derived
@@ -380,7 +365,10 @@ func (s *site) callsCtxFirst(n ast.Node, derived map[*types.Var]bool) bool {
 			break
 		}
 	}
-	if first == nil {
+	if first == nil || funcValue(info, first.Fun) {
+		// A function value (a variable, parameter or field: a callback,
+		// a hook) is not known to return at once on a canceled context:
+		// a shutdown hook run for its effects ignores it.
 		return false
 	}
 	// Calls that enclose it run after it; any other must come after it
@@ -391,6 +379,41 @@ func (s *site) callsCtxFirst(n ast.Node, derived map[*types.Var]bool) bool {
 		}
 	}
 	return true
+}
+
+// funcValue reports whether the called expression fun is a function value
+// (a variable, a parameter, a field, an element) rather than a function or
+// method declared in the code.
+func funcValue(info *types.Info, fun ast.Expr) bool {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		_, isVar := info.Uses[f].(*types.Var)
+		return isVar
+	case *ast.SelectorExpr:
+		_, isVar := info.Uses[f.Sel].(*types.Var)
+		return isVar
+	case *ast.IndexExpr:
+		return !declaredFunc(info, f.X)
+	case *ast.IndexListExpr:
+		return !declaredFunc(info, f.X)
+	case *ast.FuncLit:
+		return false
+	}
+	return true // a call's result, a conversion to a function type
+}
+
+// declaredFunc reports whether e names a declared function or method (a
+// generic one, instantiated by an index expression around e).
+func declaredFunc(info *types.Info, e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		_, ok := info.Uses[x].(*types.Func)
+		return ok
+	case *ast.SelectorExpr:
+		_, ok := info.Uses[x.Sel].(*types.Func)
+		return ok
+	}
+	return false
 }
 
 // pureExprs reports whether evaluating the expressions has no effect:

@@ -483,6 +483,17 @@ func releasesSlot(ctx context.Context, items []Item, pool *Pool) error {
 	return g.Wait()
 }
 
+// Hooks run for their effects, each a function value that may ignore
+// ctx (a shutdown hook): one not started after another failed would be
+// skipped, where errgroup runs them all. StartAll starts every child.
+func runsHooks(ctx context.Context, hooks []func(context.Context) error) error {
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll`
+	for _, h := range hooks {
+		g.Go(func() error { return h(ctx) })
+	}
+	return g.Wait()
+}
+
 // A return of nil from the loop was a success that left the children
 // running: a Scope body cannot do that.
 func returnsNil(ctx context.Context, items []Item) error {
