@@ -167,11 +167,12 @@
 // the derived context and does nothing that code outside it may wait for:
 // close, send on or receive from a channel it did not make, call Done,
 // Unlock or Release (ReleaseSlot) on something it did not take, or call a
-// callback it did not make whose name says it completes something (done,
-// release, finish, complete, notify, signal), as a child that defers
-// close(ch) for a reader of the channel does (not started, it would leave
-// the reader waiting forever). A child that begins with its call that gets
-// the context and returns if it fails is fine in any case. A zero Group,
+// function value it did not make (a completion callback, done(); a hook
+// run for its effects, fn(ctx)), as a child that defers close(ch) for a
+// reader of the channel does (not started, it would leave the reader
+// waiting forever). A child that begins with its call that gets the
+// context, of a declared function or method, and returns if it fails is
+// fine in any case. A zero Group,
 // or children that do not mention the derived context when nothing else
 // reads it before the Wait, get task.KeepGoing (every call runs, nothing
 // is canceled: nothing can tell). Any other group made by WithContext
