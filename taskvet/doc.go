@@ -141,9 +141,10 @@
 // task.StartAll, errgroup's rule, so that a panic cancels it; a limited
 // zero Group made by task.NewGroup gets a context that only the hook
 // reads). Where it cannot (a zero Group that stays one has no context),
-// and for a Go in a loop that only a break or a return ends (for {}, over
-// a channel or an iterator) whose Wait comes after the loop, the message
-// says plainly that a child's panic
+// for a Go in a loop that only a break or a return ends (for {}, over a
+// channel or an iterator) whose Wait comes after the loop, and for a
+// return that can run between a Go and the Wait (the children run on with
+// no Wait), the message says plainly that a child's panic
 // no longer crashes the program at once but is raised by the Wait, if it
 // is ever called. A group made, given its children and waited for inside
 // one function literal is checked in that literal.

@@ -1,6 +1,7 @@
 package taskvet
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -1467,7 +1468,64 @@ func (x *check) longLived() string {
 			}
 		}
 	}
-	return ""
+	return x.returnBeforeWait()
+}
+
+// returnBeforeWait says that a return statement of the group's function
+// can run after a Go and before the first Wait that follows it (after the
+// first Go, or in a loop that gives children), leaving the children
+// running with nobody to wait for them, or "".
+func (x *check) returnBeforeWait() string {
+	var goes []*ast.CallExpr
+	for _, e := range x.c.events {
+		if (e.method == "Go" || e.method == "TryGo") && x.where(e.cur) != inChild {
+			goes = append(goes, e.call)
+		}
+	}
+	if len(goes) == 0 {
+		return ""
+	}
+	first := slices.MinFunc(goes, func(a, b *ast.CallExpr) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	h := x.home[first]
+	var wait *ast.CallExpr
+	for _, e := range x.c.events {
+		if e.method == "Wait" && x.home[e.call] == h && e.call.Pos() > first.End() && (wait == nil || e.call.Pos() < wait.Pos()) {
+			wait = e.call
+		}
+	}
+	if wait == nil || h == nil {
+		return ""
+	}
+	givesChildren := func(loop ast.Node) bool {
+		return slices.ContainsFunc(goes, func(g *ast.CallExpr) bool { return loop.Pos() <= g.Pos() && g.End() <= loop.End() })
+	}
+	var ret *ast.ReturnStmt
+	var loops []ast.Node // the loops visited so far
+	ast.Inspect(h, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			if n != h {
+				return false
+			}
+		case *ast.ForStmt, *ast.RangeStmt:
+			loops = append(loops, n) // those not enclosing a return are told apart by position
+		case *ast.ReturnStmt:
+			if ret == nil && n.End() < wait.Pos() && (n.Pos() > first.End() || slices.ContainsFunc(loops, func(l ast.Node) bool {
+				return l.Pos() <= n.Pos() && n.End() <= l.End() && givesChildren(l)
+			})) {
+				ret = n
+			}
+		}
+		return ret == nil
+	})
+	if ret == nil {
+		return ""
+	}
+	line := x.ip.pass.Fset.PositionFor(ret.Pos(), false).Line
+	return fmt.Sprintf("the return at line %d, between Go and Wait, leaves the children running with no Wait", line)
 }
 
 // A crashHook is the context.AfterFunc that the fix adds after the

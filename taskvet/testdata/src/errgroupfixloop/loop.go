@@ -470,7 +470,7 @@ func (p *Pool) AcquireSlot(ctx context.Context) error {
 func (p *Pool) ReleaseSlot() { <-p.slots }
 
 func releasesSlot(ctx context.Context, items []Item, pool *Pool) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place.*StartAll.*the return at line 476, between Go and Wait, leaves the children running with no Wait: a child.s panic no longer crashes the program at once`
 	for _, it := range items {
 		if err := pool.AcquireSlot(ctx); err != nil {
 			return err
