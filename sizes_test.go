@@ -90,9 +90,9 @@ func TestGroupBytes(t *testing.T) {
 			}
 			g.Wait()
 		}},
-		// The group, 416; 16 children of 160 (the task, its function and
+		// The group, 416; 16 children of 144 (the task, its function and
 		// links) and go statements of 24 (the child).
-		{"Scope + 16 Spawn", 416 + 16*(160+24), func() {
+		{"Scope + 16 Spawn", 416 + 16*(144+24), func() {
 			Scope(ctx, func(_ context.Context, g *Group) (int, error) {
 				for range 16 {
 					Spawn(g, ret)
