@@ -1184,10 +1184,10 @@ func (x *check) fix() {
 	}
 	switch {
 	case failFast && all:
-		what = append(what, "a failure cancels the context; where the children honor it, no child starts after it (errgroup ran the rest with a canceled context), elsewhere every child still starts, as with errgroup (StartAll)")
+		what = append(what, "a failure cancels the context; where the children honor it, no child starts after it, nor after the caller's ctx ends (errgroup ran the rest with a canceled context), elsewhere every child still starts, as with errgroup (StartAll)")
 		all = false
 	case failFast:
-		what = append(what, "a failure cancels the context and no child starts after it (errgroup ran the rest with a canceled context)")
+		what = append(what, "a failure cancels the context and no child starts after it, nor after the caller's ctx ends (errgroup ran the rest with a canceled context)")
 	}
 	if keep {
 		what = append(what, "every child runs, as with errgroup (KeepGoing)")

@@ -675,7 +675,7 @@ func loopIfNil(ctx context.Context, items []Item, err error) error {
 // one group in place, the first fail-fast (its children honor the derived
 // context), the second StartAll (some of its children ignore it).
 func remadeFirst(ctx context.Context, items, more []Item, names []string) error {
-	eg, ctx2 := errgroup.WithContext(ctx) // want `task.Group in place: .*; a failure cancels the context; where the children honor it, no child starts after it .*, elsewhere every child still starts, as with errgroup \(StartAll\)`
+	eg, ctx2 := errgroup.WithContext(ctx) // want `task.Group in place: .*; a failure cancels the context; where the children honor it, no child starts after it, nor after the caller.s ctx ends .*, elsewhere every child still starts, as with errgroup \(StartAll\)`
 	for _, it := range items {
 		eg.Go(func() error { return process(ctx2, it) })
 	}

@@ -132,7 +132,7 @@ func unboundedZero(seq iter.Seq[Item]) error {
 
 // A negative constant limit is no limit in both: it stays.
 func noLimit(ctx context.Context, items []Item) error {
-	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place: .*; a failure cancels the context and no child starts after it \(errgroup ran the rest with a canceled context\)$`
+	g, ctx := errgroup.WithContext(ctx) // want `task.Group in place: .*; a failure cancels the context and no child starts after it, nor after the caller.s ctx ends \(errgroup ran the rest with a canceled context\)$`
 	g.SetLimit(-1)
 	for _, it := range items {
 		if it.ID < 0 {
