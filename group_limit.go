@@ -81,8 +81,9 @@ func (g *Group) trySlot(name string) bool {
 // slot is free and takes it, or until the group refuses children: a
 // failure, a stop, or the end of the caller's ctx, which it watches too
 // (unless the group starts every child whatever ctx does: KeepGoing or
-// StartAll, without Grace). The caller holds mu; blockForSlot releases it. It waits on a
-// channel, so that a spawner in a synctest bubble is durably blocked.
+// StartAll, without Grace). The caller holds mu; blockForSlot releases
+// it. It waits on a channel, so that a spawner in a synctest bubble is
+// durably blocked.
 func (g *Group) blockForSlot(mk func() child) bool {
 	if g.lim.slotFree == nil {
 		g.lim.slotFree = make(chan struct{}, 1)
