@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // failFast decides between fail-fast and task.KeepGoing for the loop forms
@@ -365,7 +366,7 @@ func (s *site) callsCtxFirst(n ast.Node, derived map[*types.Var]bool) bool {
 			break
 		}
 	}
-	if first == nil || funcValue(info, first.Fun) {
+	if first == nil || funcValue(info, first) {
 		// A function value (a variable, parameter or field: a callback,
 		// a hook) is not known to return at once on a canceled context:
 		// a shutdown hook run for its effects ignores it.
@@ -381,39 +382,15 @@ func (s *site) callsCtxFirst(n ast.Node, derived map[*types.Var]bool) bool {
 	return true
 }
 
-// funcValue reports whether the called expression fun is a function value
-// (a variable, a parameter, a field, an element) rather than a function or
-// method declared in the code.
-func funcValue(info *types.Info, fun ast.Expr) bool {
-	switch f := ast.Unparen(fun).(type) {
-	case *ast.Ident:
-		_, isVar := info.Uses[f].(*types.Var)
-		return isVar
-	case *ast.SelectorExpr:
-		_, isVar := info.Uses[f.Sel].(*types.Var)
-		return isVar
-	case *ast.IndexExpr:
-		return !declaredFunc(info, f.X)
-	case *ast.IndexListExpr:
-		return !declaredFunc(info, f.X)
-	case *ast.FuncLit:
+// funcValue reports whether call calls a function value (a variable, a
+// parameter, a field, an element, a call's result) rather than a function
+// or method declared in the code, or a function literal.
+func funcValue(info *types.Info, call *ast.CallExpr) bool {
+	if _, isLit := ast.Unparen(call.Fun).(*ast.FuncLit); isLit {
 		return false
 	}
-	return true // a call's result, a conversion to a function type
-}
-
-// declaredFunc reports whether e names a declared function or method (a
-// generic one, instantiated by an index expression around e).
-func declaredFunc(info *types.Info, e ast.Expr) bool {
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		_, ok := info.Uses[x].(*types.Func)
-		return ok
-	case *ast.SelectorExpr:
-		_, ok := info.Uses[x.Sel].(*types.Func)
-		return ok
-	}
-	return false
+	_, declared := typeutil.Callee(info, call).(*types.Func)
+	return !declared
 }
 
 // pureExprs reports whether evaluating the expressions has no effect:
