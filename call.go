@@ -18,18 +18,17 @@ import (
 //
 // The child is made only when a function first looks at it (Done, Value, or
 // Err once canceled), so functions that never look cost no allocation for it.
+// What makes and cancels it is in a cancelState, which RunN and Do make
+// only then, or when a function fails.
 type call struct {
 	wg     sync.WaitGroup
 	parent context.Context
-	outs   []outcome     // one per function; outs[i] written only by function i, read after wg.Wait
 	kind   callKind      // names the call in errors and chooses its rules
 	opts   uint8         // the options' flags (KeepGoing, Settled, ...); Grace's period is in gr
+	n      uint8         // RunN: N, which names the call
 	flags  atomic.Uint32 // flagReady, flagFailed, flagHalted: set once each, never cleared
 
-	mu     sync.Mutex // guards child, cancel and first (and a Map's list of failures)
-	child  context.Context
-	cancel context.CancelCauseFunc
-	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns
+	cs atomic.Pointer[cancelState] // nil until needed (see cancels)
 
 	gr    *graceful       // with Grace: the grace period
 	outer <-chan struct{} // Map, Scope, MapSeq: the Stopping of the call it is nested in, if any
@@ -38,15 +37,42 @@ type call struct {
 	st  starter     // runs the functions by position, in the goroutines startN and startAt start
 }
 
+// A cancelState makes and cancels the child context of a call. RunN and
+// Do make it when first needed: a call whose functions neither fail nor
+// look at their context has none. The other calls hold one in their state.
+type cancelState struct {
+	mu     sync.Mutex // guards child, cancel and first (and a Map's list of failures)
+	child  context.Context
+	cancel context.CancelCauseFunc
+	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns
+}
+
+// cancels returns the call's cancelState, making it if there is none.
+func (c *call) cancels() *cancelState {
+	if x := c.cs.Load(); x != nil {
+		return x
+	}
+	x := new(cancelState)
+	if c.cs.CompareAndSwap(nil, x) {
+		return x
+	}
+	return c.cs.Load()
+}
+
+// first is the cause of the call's cancellation; the caller has seen
+// flagFailed, which is set after the cause is written (see fail).
+func (c *call) first() error { return c.cs.Load().first }
+
 // The flags of a call. Each is set once and never cleared; they share a
 // word so that the state of RunN stays in its size class (see
 // TestRunStateSize).
 const (
-	flagReady   uint32 = 1 << iota // child and cancel are set
-	flagFailed                     // first is set
-	flagHalted                     // the call stopped taking new work (see halt)
-	flagFailing                    // a child of a Scope failed: the call is about to fail (Group.cause)
-	flagBudget                     // MapWithin: the budget ended, or can end on its own: ask it (budgetCtx)
+	flagReady    uint32 = 1 << iota // child and cancel are set
+	flagFailed                      // first is set
+	flagHalted                      // the call stopped taking new work (see halt)
+	flagFailing                     // a child of a Scope failed: the call is about to fail (Group.cause)
+	flagBudget                      // MapWithin: the budget ended, or can end on its own: ask it (budgetCtx)
+	flagReturned                    // the call returned before a child was made or a function failed: its cause is context.Canceled (see cancelAtReturn); the last flag (see firstShift)
 )
 
 func (c *call) setFlag(f uint32) { c.flags.Or(f) }
@@ -167,18 +193,21 @@ func (c *call) emptyReport() report {
 // name is the call's name in errors: "Run3", "Map".
 func (c *call) name() string {
 	if c.kind == kindRunN {
-		return runNames[len(c.outs)]
+		return runNames[c.n]
 	}
 	return kindNames[c.kind].call
 }
 
-// initKind prepares c for a call of kind whose outcomes go to outs, tells
-// the probes it begins, and, with Grace, prepares its grace period. The
-// caller adds to c.wg one count per goroutine that calls finish.
-func (c *call) initKind(parent context.Context, o optSet, outs []outcome, kind callKind, st starter) {
+// initKind prepares c for a call of kind, tells the probes it begins, and,
+// with Grace, prepares its grace period. cs is the cancelState the call's
+// state holds; nil makes one when needed. The caller adds to c.wg one
+// count per goroutine that calls finish.
+func (c *call) initKind(parent context.Context, o optSet, kind callKind, st starter, cs *cancelState) {
 	c.parent = parent
 	c.opts = uint8(o & (1<<graceShift - 1))
-	c.outs = outs
+	if cs != nil {
+		c.cs.Store(cs)
+	}
 	c.st = st
 	c.kind = kind
 	c.begin()
@@ -219,7 +248,10 @@ type starter interface{ goroutine(i int) }
 // package that runs a function of a generic type starts here, at startAt,
 // or at another non-generic function.
 func (c *call) startN(n int) {
-	for i := range n {
+	if n > 0 {
+		go c.run0() // its closure holds c alone: a word less than run's
+	}
+	for i := 1; i < n; i++ {
 		go c.run(i)
 	}
 }
@@ -245,43 +277,52 @@ func (c *call) workerDone(exiting bool) {
 // run runs function i, in the goroutine startN or startAt started.
 func (c *call) run(i int) { c.st.goroutine(i) }
 
-// runAt runs function i of a RunN, in the goroutine startN started.
-func runAt[T any](c *call, i int, fn func(context.Context) (T, error), v *T) {
-	defer c.finish(i)
-	invoke(c.ctx(), site{c, i}, fn, v, &c.outs[i])
+// run0 is run(0).
+func (c *call) run0() { c.st.goroutine(0) }
+
+// runAt runs function i of a RunN, in the goroutine startN started, and
+// records how it ended in o.
+func runAt[T any](c *call, i int, fn func(context.Context) (T, error), v *T, o *outcome) {
+	defer c.finish(i, o)
+	invoke(c.ctx(), site{c, i}, fn, v, o)
 }
 
 // runLast runs the last function on the caller's goroutine. If that
 // function calls runtime.Goexit, the caller's goroutine is unwinding:
 // runLast still waits for the other functions before letting it go on (see
 // report.raiseOverGoexit).
-func runLast[T any](c *call, i int, fn func(context.Context) (T, error), v *T) {
+//
+// The functions' outcomes are outs; the last is the one it runs. The wait
+// group counts only the functions run in goroutines.
+func runLast[T any](c *call, outs []outcome, fn func(context.Context) (T, error), v *T) {
+	i := len(outs) - 1
 	returned := false
 	defer func() {
 		if !returned {
-			c.finish(i)
-			f, _ := c.join()
+			c.ended(i, &outs[i])
+			f, _ := c.join(outs)
 			f.raiseOverGoexit()
 		}
 	}()
-	invoke(c.ctx(), site{c, i}, fn, v, &c.outs[i])
+	invoke(c.ctx(), site{c, i}, fn, v, &outs[i])
 	returned = true
-	c.finish(i)
+	c.ended(i, &outs[i])
 }
 
-// finish records the end of function i and counts it as done.
-func (c *call) finish(i int) {
-	c.ended(i, &c.outs[i])
+// finish records the end of function i, whose outcome is o, and counts it
+// as done.
+func (c *call) finish(i int, o *outcome) {
+	c.ended(i, o)
 	c.wg.Done()
 }
 
-// wait waits for every function, cancels the child context, and returns the
-// error, raising panics and Goexit.
-func (c *call) wait() error {
+// wait waits for every function, whose outcomes are outs, cancels the
+// child context, and returns the error, raising panics and Goexit.
+func (c *call) wait(outs []outcome) error {
 	c.settle()
-	for i := range c.outs {
-		if c.outs[i].state != succeeded {
-			f, err := c.collect()
+	for i := range outs {
+		if outs[i].state != succeeded {
+			f, err := c.collect(outs)
 			return c.conclude(&f, err)
 		}
 	}
@@ -304,9 +345,9 @@ func (c *call) conclude(f *report, err error) error {
 
 // join waits for every function, cancels the child context, and collects
 // the outcomes.
-func (c *call) join() (report, error) {
+func (c *call) join(outs []outcome) (report, error) {
 	c.settle()
-	f, err := c.collect()
+	f, err := c.collect(outs)
 	c.callEnd(err)
 	return f, err
 }
@@ -326,14 +367,32 @@ func (c *call) settle() {
 func (c *call) settleNow() {
 	c.wg.Wait()
 	if !c.keepGoing() {
-		c.fail(context.Canceled)
+		c.cancelAtReturn()
+	}
+}
+
+// cancelAtReturn cancels the call's context as it returns, with the cause
+// context.Canceled. If no child context was made and no function failed,
+// the flag flagReturned stands for that cancellation, and the child, if one
+// is made later, is made canceled (childCtx): one atomic update where fail
+// takes the mutex.
+func (c *call) cancelAtReturn() {
+	for {
+		old := c.flags.Load()
+		if old&(flagReady|flagFailed) != 0 {
+			c.fail(context.Canceled)
+			return
+		}
+		if c.flags.CompareAndSwap(old, old|flagReturned) {
+			return
+		}
 	}
 }
 
 // collect gathers the outcomes of a settled call into a CallError.
-func (c *call) collect() (report, error) {
+func (c *call) collect(outs []outcome) (report, error) {
 	f := c.report()
-	for i, o := range c.outs {
+	for i, o := range outs {
 		c.add(&f, i, o)
 	}
 	return f, f.err(c.parent)
@@ -347,18 +406,21 @@ func (c *call) add(f *report, i int, o outcome) {
 // childCtx returns the child context, making it on first use.
 func (c *call) childCtx() context.Context {
 	if c.isReady() {
-		return c.child
+		return c.cs.Load().child
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.child == nil {
-		c.child, c.cancel = context.WithCancelCause(c.parent)
-		if c.first != nil {
-			c.cancel(c.first)
+	x := c.cancels()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.child == nil {
+		x.child, x.cancel = context.WithCancelCause(c.parent)
+		if x.first != nil {
+			x.cancel(x.first)
 		}
-		c.setFlag(flagReady)
+		if c.flags.Or(flagReady)&flagReturned != 0 {
+			x.cancel(context.Canceled)
+		}
 	}
-	return c.child
+	return x.child
 }
 
 // Deadline is the parent's deadline, plus the grace period if any.
@@ -381,7 +443,7 @@ func (c *call) Err() error {
 		// caller's ctx, as without one.
 		return c.parent.Err()
 	}
-	if c.isReady() || c.hasFailed() {
+	if c.flags.Load()&(flagReady|flagFailed|flagReturned) != 0 {
 		return c.childCtx().Err()
 	}
 	return c.parent.Err()

@@ -165,13 +165,34 @@ func TestCallString(t *testing.T) {
 		c    *call
 		want string
 	}{
-		{&call{kind: kindRunN, outs: make([]outcome, 3)}, "task.Run3 context"},
+		{&call{kind: kindRunN, n: 3}, "task.Run3 context"},
 		{&call{kind: kindMap}, "task.Map context"},
 		{&call{kind: kindMapSeqUnordered}, "task.MapSeqUnordered context"},
 		{&call{kind: kindGroup}, "task.Group context"},
 	} {
 		if got := fmt.Sprint(tc.c); got != tc.want {
 			t.Errorf("a call of kind %d prints %q; want %q", tc.c.kind, got, tc.want)
+		}
+	}
+}
+
+// TestLateChildCanceled: a function's goroutine that first looks at the
+// call's context while RunN returns finds it canceled once RunN has
+// returned, whichever comes first: the child context made then, or the
+// return (cancelAtReturn against childCtx). Run with -race.
+func TestLateChildCanceled(t *testing.T) {
+	for range 2000 {
+		got := make(chan (<-chan struct{}), 1)
+		_, _, _ = Run2(context.Background(),
+			func(ctx context.Context) (int, error) {
+				go func() { got <- ctx.Done() }()
+				return 0, nil
+			},
+			immediate[int])
+		select {
+		case <-<-got:
+		default:
+			t.Fatal("the Done channel a function's goroutine got during the return is not closed after Run2 returned")
 		}
 	}
 }

@@ -29,22 +29,24 @@ func Do(ctx context.Context, fns ...func(context.Context) error) error {
 		return nil
 	}
 	d := &doCall{fns: fns}
-	d.initKind(ctx, 0, make([]outcome, len(fns)), kindDo, d)
+	d.outs = make([]outcome, len(fns))
+	d.initKind(ctx, 0, kindDo, d, nil)
 	n := len(fns)
-	d.wg.Add(n)
+	d.wg.Add(n - 1)
 	d.startN(n - 1)
-	runLast(&d.call, n-1, func(ctx context.Context) (struct{}, error) { return struct{}{}, fns[n-1](ctx) }, new(struct{}))
-	return d.wait()
+	runLast(&d.call, d.outs, func(ctx context.Context) (struct{}, error) { return struct{}{}, fns[n-1](ctx) }, new(struct{}))
+	return d.wait(d.outs)
 }
 
 // doCall is the state of one Do call.
 type doCall struct {
 	call
-	fns []func(context.Context) error
+	fns  []func(context.Context) error
+	outs []outcome // outs[i] written only by function i, read after wg.Wait
 }
 
 // goroutine runs function i, in a goroutine that startN started.
 func (d *doCall) goroutine(i int) {
-	defer d.finish(i)
+	defer d.finish(i, &d.outs[i])
 	invokeErr(d.ctx(), site{&d.call, i}, d.fns[i], &d.outs[i])
 }

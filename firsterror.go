@@ -9,7 +9,11 @@ package task
 
 // firstShift is where, in a call's flags word, the first failure's position
 // is kept: position p is kept as p+2 (the body of a Scope is -1), 0 is none.
-const firstShift = 5
+const firstShift = 6
+
+// The flags of a call lie below the first failure's position: this fails
+// to compile if flagReturned, the last of them, reaches it.
+const _ uint32 = 1<<firstShift - 2*flagReturned
 
 // maxFirst is the largest position that fits in the flags word. A failure
 // further on is not recorded; if no failure before it was, the call returns

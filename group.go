@@ -51,6 +51,7 @@ type Group struct {
 	mu         sync.Mutex   // guards lim, ends, and groupWait's fields that say so
 	ends       *groupEnds   // the children that did not succeed or were refused; nil until one
 	lim        groupLimit   // with a limit: the slots and the queue
+	cs         cancelState  // c's: made once a call, written again only on a failure
 
 	spawned atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over (see enterNext): every spawn
 }
@@ -99,7 +100,7 @@ func NewGroup(ctx context.Context, opts ...Option) (*Group, context.Context) {
 // called (see release).
 func (g *Group) init(ctx context.Context, o optSet, kind callKind) {
 	g.done.Add(1)
-	g.c.initKind(ctx, o, nil, kind, nil)
+	g.c.initKind(ctx, o, kind, nil, &g.cs)
 	g.ctx = g.c.ctx()
 	g.parentDone = g.c.parent.Done()
 	g.c.countBacklog(g)

@@ -296,7 +296,7 @@ func (g *Group) refuse(c child, r refusal) {
 func (g *Group) failedError() error {
 	cause := error(g.cause.Load())
 	if g.c.hasFailed() && !g.later.Load() {
-		cause = g.c.first // written before flagFailed is set (call.fail)
+		cause = g.c.first() // written before flagFailed is set (call.fail)
 	}
 	return &causeError{err: context.Canceled, cause: cause}
 }

@@ -209,12 +209,12 @@ func (g *Group) watchPanic(o *outcome) {
 type groupWait struct {
 	waiting   atomic.Bool                 // the round's first Wait was called
 	later     atomic.Bool                 // a round after the first (see reset)
+	kept      bool                        // the round's first Wait has kept its outcome: the round has ended; guarded by Group.mu
 	orphan    atomic.Pointer[orphanWatch] // the first panic of a child, until a Wait passes it on
 	site      *call                       // in a later round, with probes installed: the round's call, as the probes know it; written by reset
 	callerCtx context.Context             // NewGroup's ctx, or the zero Group's: the parent of a later round's call for the probes; nil for a Scope's group
 
 	// Guarded by Group.mu.
-	kept  bool      // the round's first Wait has kept its outcome: the round has ended
 	final *waited   // the outcome of the round that ended; nil if every child succeeded
 	end   *roundEnd // the hand-off of the round's end, made by the first call that waits for it; nil until then
 	round int64     // the rounds begun after the first

@@ -68,7 +68,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 		b.init(ctx, budget, &s.call, workers)
 		ctx = b
 	}
-	s.initKind(ctx, o, nil, kind, s)
+	s.initKind(ctx, o, kind, s, &s.cs)
 	s.limited(limit, len(inputs))
 	s.watchOuter()
 	s.wg.Add(workers)
@@ -114,13 +114,14 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 // mapping is the state of one Map call.
 type mapping[In, Out any] struct {
 	call
+	cs   cancelState
 	in   []In
 	fn   func(context.Context, In) (Out, error)
 	each func(context.Context, In) error // ForEach's function, which fn wraps: called directly where no probe is told
 	out  []Out
 	next atomic.Int64 // the next input to take
 
-	notOK       []endedCall // the calls that did not succeed, in the order they ended; guarded by call.mu
+	notOK       []endedCall // the calls that did not succeed, in the order they ended; guarded by cs.mu
 	stopped     atomic.Bool // a worker stopped taking inputs because the call stopped
 	failedFirst atomic.Bool // a failure came before any stop
 }
@@ -230,8 +231,8 @@ func (s *mapping[In, Out]) end(i int, o *outcome, w *probe.Worker) {
 		if s.leftBy(s.call.stopping()) == refusedFailed {
 			s.failedFirst.Store(true)
 		}
-		s.mu.Lock()
+		s.cs.mu.Lock()
 		s.notOK = append(s.notOK, endedCall{i, *o})
-		s.mu.Unlock()
+		s.cs.mu.Unlock()
 	}
 }

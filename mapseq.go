@@ -70,7 +70,7 @@ func newStream[In, Out any](ctx context.Context, kind callKind, limit int, fn fu
 	s := &stream[In, Out]{fn: fn, keepGoing: o&keepGoing != 0, yield: yield}
 	s.h.init(&s.c, limit, ordered)
 	s.slots = make([]seqSlot[In, Out], s.h.slots())
-	s.c.initKind(ctx, o, nil, kind, s)
+	s.c.initKind(ctx, o, kind, s, &s.cs)
 	s.c.limited(limit, -1)
 	s.c.watchOuter()
 	s.done = s.c.parent.Done()
@@ -87,6 +87,7 @@ var errStopped = errors.New("task: the loop over the sequence stopped")
 // inputs and ends pass between the consumer and the workers is h's.
 type stream[In, Out any] struct {
 	c           call
+	cs          cancelState
 	h           handoff
 	fn          func(context.Context, In) (Out, error)
 	keepGoing   bool
@@ -220,7 +221,7 @@ func (s *stream[In, Out]) goroutine(int) {
 // failedAfter reports whether the failure that failed the stream is of an
 // input after input i.
 func (s *stream[In, Out]) failedAfter(i int) bool {
-	pe, ok := s.c.first.(*PositionError)
+	pe, ok := s.c.first().(*PositionError)
 	return ok && pe.Index > i
 }
 

@@ -59,6 +59,9 @@ type race struct {
 	lanes []*lane    // the context of each started function; nil for the others
 	won   []int      // the first need successes, in the order they came: the winners
 	won1  [1]int     // won's array when need is 1: no allocation
+
+	outs []outcome // outs[i] written only by function i, read after wg.Wait
+	cs   cancelState
 }
 
 // A lane is the context of one function of a race. It is its own
@@ -107,7 +110,8 @@ func newRacer[T any](ctx context.Context, kind callKind, fns []func(context.Cont
 	r.need = 1
 	r.won = r.won1[:0]
 	r.returned, r.lanes = make(chan int, len(fns)), make([]*lane, len(fns))
-	r.initKind(ctx, 0, make([]outcome, len(fns)), kind, r)
+	r.outs = make([]outcome, len(fns))
+	r.initKind(ctx, 0, kind, r, &r.cs)
 	return r
 }
 
@@ -151,7 +155,7 @@ func (r *race) end(i int) {
 // raises a panic or Goexit, and returns the winners, in the order they
 // succeeded, if the race was decided, or else the failures.
 func (r *racer[T]) settleRace(kept []int) ([]int, error) {
-	f, err := r.join()
+	f, err := r.join(r.outs)
 	var won []int
 	if r.winner.Load() != 0 {
 		won = r.won // no function runs any more: no lock

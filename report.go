@@ -189,7 +189,7 @@ func (c *call) causeAt(i int) *PositionError {
 	if !c.hasFailed() {
 		return nil
 	}
-	if pe, ok := c.first.(*PositionError); ok && pe.Index == i {
+	if pe, ok := c.first().(*PositionError); ok && pe.Index == i {
 		return pe
 	}
 	return nil

@@ -49,7 +49,7 @@ func (c *call) classify(o *outcome) {
 		// A call nested in the function stopped taking new work when
 		// this call did: the function was stopped as by the caller's ctx.
 		o.stop = stopCtx
-	case c.hasFailed() && (errors.Is(o.err, context.Canceled) || errors.Is(o.err, c.first)): // first is written before failed is set
+	case c.hasFailed() && (errors.Is(o.err, context.Canceled) || errors.Is(o.err, c.first())): // first is written before failed is set
 		o.stop = stopCall
 	case c.isFailing() && errors.Is(o.err, context.Canceled):
 		// A child of a Scope failed and the group is about to be
@@ -140,7 +140,7 @@ func (r *race) trigger(i int, o *outcome) {
 // the cause.
 func (r *race) lose(i int, o *outcome) {
 	r.failAt(i, o)
-	cause := r.first
+	cause := r.first()
 	r.lmu.Lock()
 	defer r.lmu.Unlock()
 	for _, l := range r.lanes {
@@ -152,18 +152,19 @@ func (r *race) lose(i int, o *outcome) {
 
 // fail cancels the call's context with cause, if this is the first failure.
 func (c *call) fail(cause error) {
-	if c.hasFailed() {
+	if c.flags.Load()&(flagFailed|flagReturned) != 0 {
 		return
 	}
-	c.mu.Lock()
-	if c.first == nil {
-		c.first = cause
+	x := c.cancels()
+	x.mu.Lock()
+	if x.first == nil && c.flags.Load()&flagReturned == 0 {
+		x.first = cause
 		c.setFlag(flagFailed)
-		if c.cancel != nil {
-			c.cancel(cause)
+		if x.cancel != nil {
+			x.cancel(cause)
 		}
 	}
-	c.mu.Unlock()
+	x.mu.Unlock()
 }
 
 // stoppedBy reports whether err says a function gave up because ctx was

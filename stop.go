@@ -80,7 +80,8 @@ func (c *call) startGrace(d time.Duration) {
 	g.work, _ = c.st.(backlog) // Map's: set before the watch starts
 	c.gr = g
 	base := context.WithValue(context.WithoutCancel(c.parent), stoppingKey{}, g.stopping)
-	c.child, c.cancel = context.WithCancelCause(base)
+	x := c.cancels()
+	x.child, x.cancel = context.WithCancelCause(base)
 	c.setFlag(flagReady)
 	g.unwatch = context.AfterFunc(c.parent, c.ctxDone)
 }
@@ -155,12 +156,13 @@ func (c *call) ctxDone() {
 // endGrace ends the grace period: the functions still running get their
 // context canceled with the caller's cause.
 func (c *call) endGrace() {
-	c.mu.Lock()
-	if c.child.Err() == nil {
+	x := c.cs.Load() // made by startGrace
+	x.mu.Lock()
+	if x.child.Err() == nil {
 		c.gr.cut.Store(true)
-		c.cancel(context.Cause(c.parent))
+		x.cancel(context.Cause(c.parent))
 	}
-	c.mu.Unlock()
+	x.mu.Unlock()
 	if p, ok := probe.Load().(probe.Stopper); ok {
 		p.GraceEnd(c.parent, c.report().e.Call)
 	}

@@ -44,7 +44,7 @@ func Until[T any](ctx context.Context, enough func(vals []T, at []int) bool, rel
 	defer func() {
 		if !ended {
 			r.decide(nil)
-			r.join()           // wait for every function before enough's panic goes on
+			r.join(r.outs)     // wait for every function before enough's panic goes on
 			r.releaseRest(nil) // nothing is returned: every success goes to release
 		}
 	}()

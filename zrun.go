@@ -30,12 +30,12 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run2[T1, T2]{f1: f1}
-	s.initKind(ctx, options("Run2", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(2)
+	s := &run2[T1, T2]{call: call{n: 2}, f1: f1}
+	s.initKind(ctx, options("Run2", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(1)
 	s.startN(1)
-	runLast(&s.call, 1, f2, &s.r2)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f2, &s.r2)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), err
 	}
@@ -55,7 +55,7 @@ type run2[T1, T2 any] struct {
 func (s *run2[T1, T2]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	}
 }
 
@@ -75,12 +75,12 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run3[T1, T2, T3]{f1: f1, f2: f2}
-	s.initKind(ctx, options("Run3", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(3)
+	s := &run3[T1, T2, T3]{call: call{n: 3}, f1: f1, f2: f2}
+	s.initKind(ctx, options("Run3", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(2)
 	s.startN(2)
-	runLast(&s.call, 2, f3, &s.r3)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f3, &s.r3)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), err
 	}
@@ -102,9 +102,9 @@ type run3[T1, T2, T3 any] struct {
 func (s *run3[T1, T2, T3]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	}
 }
 
@@ -127,12 +127,12 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run4[T1, T2, T3, T4]{f1: f1, f2: f2, f3: f3}
-	s.initKind(ctx, options("Run4", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(4)
+	s := &run4[T1, T2, T3, T4]{call: call{n: 4}, f1: f1, f2: f2, f3: f3}
+	s.initKind(ctx, options("Run4", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(3)
 	s.startN(3)
-	runLast(&s.call, 3, f4, &s.r4)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f4, &s.r4)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), err
 	}
@@ -156,11 +156,11 @@ type run4[T1, T2, T3, T4 any] struct {
 func (s *run4[T1, T2, T3, T4]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	}
 }
 
@@ -186,12 +186,12 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run5[T1, T2, T3, T4, T5]{f1: f1, f2: f2, f3: f3, f4: f4}
-	s.initKind(ctx, options("Run5", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(5)
+	s := &run5[T1, T2, T3, T4, T5]{call: call{n: 5}, f1: f1, f2: f2, f3: f3, f4: f4}
+	s.initKind(ctx, options("Run5", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(4)
 	s.startN(4)
-	runLast(&s.call, 4, f5, &s.r5)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f5, &s.r5)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), err
 	}
@@ -217,13 +217,13 @@ type run5[T1, T2, T3, T4, T5 any] struct {
 func (s *run5[T1, T2, T3, T4, T5]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	}
 }
 
@@ -252,12 +252,12 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run6[T1, T2, T3, T4, T5, T6]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5}
-	s.initKind(ctx, options("Run6", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(6)
+	s := &run6[T1, T2, T3, T4, T5, T6]{call: call{n: 6}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5}
+	s.initKind(ctx, options("Run6", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(5)
 	s.startN(5)
-	runLast(&s.call, 5, f6, &s.r6)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f6, &s.r6)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), err
 	}
@@ -285,15 +285,15 @@ type run6[T1, T2, T3, T4, T5, T6 any] struct {
 func (s *run6[T1, T2, T3, T4, T5, T6]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	}
 }
 
@@ -325,12 +325,12 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run7[T1, T2, T3, T4, T5, T6, T7]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6}
-	s.initKind(ctx, options("Run7", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(7)
+	s := &run7[T1, T2, T3, T4, T5, T6, T7]{call: call{n: 7}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6}
+	s.initKind(ctx, options("Run7", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(6)
 	s.startN(6)
-	runLast(&s.call, 6, f7, &s.r7)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f7, &s.r7)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), err
 	}
@@ -360,17 +360,17 @@ type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 func (s *run7[T1, T2, T3, T4, T5, T6, T7]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	}
 }
 
@@ -405,12 +405,12 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run8[T1, T2, T3, T4, T5, T6, T7, T8]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7}
-	s.initKind(ctx, options("Run8", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(8)
+	s := &run8[T1, T2, T3, T4, T5, T6, T7, T8]{call: call{n: 8}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7}
+	s.initKind(ctx, options("Run8", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(7)
 	s.startN(7)
-	runLast(&s.call, 7, f8, &s.r8)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f8, &s.r8)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), err
 	}
@@ -442,19 +442,19 @@ type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	case 6:
-		runAt(&s.call, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7, &s.outs[6])
 	}
 }
 
@@ -492,12 +492,12 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8}
-	s.initKind(ctx, options("Run9", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(9)
+	s := &run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]{call: call{n: 9}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8}
+	s.initKind(ctx, options("Run9", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(8)
 	s.startN(8)
-	runLast(&s.call, 8, f9, &s.r9)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f9, &s.r9)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), err
 	}
@@ -531,21 +531,21 @@ type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
 func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	case 6:
-		runAt(&s.call, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7, &s.outs[6])
 	case 7:
-		runAt(&s.call, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8, &s.outs[7])
 	}
 }
 
@@ -586,12 +586,12 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9}
-	s.initKind(ctx, options("Run10", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(10)
+	s := &run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]{call: call{n: 10}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9}
+	s.initKind(ctx, options("Run10", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(9)
 	s.startN(9)
-	runLast(&s.call, 9, f10, &s.r10)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f10, &s.r10)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), err
 	}
@@ -627,23 +627,23 @@ type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
 func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	case 6:
-		runAt(&s.call, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7, &s.outs[6])
 	case 7:
-		runAt(&s.call, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8, &s.outs[7])
 	case 8:
-		runAt(&s.call, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9, &s.outs[8])
 	}
 }
 
@@ -687,12 +687,12 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10}
-	s.initKind(ctx, options("Run11", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(11)
+	s := &run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]{call: call{n: 11}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10}
+	s.initKind(ctx, options("Run11", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(10)
 	s.startN(10)
-	runLast(&s.call, 10, f11, &s.r11)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f11, &s.r11)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), err
 	}
@@ -730,25 +730,25 @@ type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
 func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	case 6:
-		runAt(&s.call, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7, &s.outs[6])
 	case 7:
-		runAt(&s.call, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8, &s.outs[7])
 	case 8:
-		runAt(&s.call, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9, &s.outs[8])
 	case 9:
-		runAt(&s.call, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10, &s.outs[9])
 	}
 }
 
@@ -795,12 +795,12 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11}
-	s.initKind(ctx, options("Run12", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(12)
+	s := &run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]{call: call{n: 12}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11}
+	s.initKind(ctx, options("Run12", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(11)
 	s.startN(11)
-	runLast(&s.call, 11, f12, &s.r12)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f12, &s.r12)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), err
 	}
@@ -840,27 +840,27 @@ type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
 func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	case 6:
-		runAt(&s.call, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7, &s.outs[6])
 	case 7:
-		runAt(&s.call, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8, &s.outs[7])
 	case 8:
-		runAt(&s.call, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9, &s.outs[8])
 	case 9:
-		runAt(&s.call, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10, &s.outs[9])
 	case 10:
-		runAt(&s.call, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11, &s.outs[10])
 	}
 }
 
@@ -910,12 +910,12 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12}
-	s.initKind(ctx, options("Run13", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(13)
+	s := &run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]{call: call{n: 13}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12}
+	s.initKind(ctx, options("Run13", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(12)
 	s.startN(12)
-	runLast(&s.call, 12, f13, &s.r13)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f13, &s.r13)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), err
 	}
@@ -957,29 +957,29 @@ type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
 func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	case 6:
-		runAt(&s.call, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7, &s.outs[6])
 	case 7:
-		runAt(&s.call, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8, &s.outs[7])
 	case 8:
-		runAt(&s.call, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9, &s.outs[8])
 	case 9:
-		runAt(&s.call, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10, &s.outs[9])
 	case 10:
-		runAt(&s.call, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11, &s.outs[10])
 	case 11:
-		runAt(&s.call, 11, s.f12, &s.r12)
+		runAt(&s.call, 11, s.f12, &s.r12, &s.outs[11])
 	}
 }
 
@@ -1032,12 +1032,12 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13}
-	s.initKind(ctx, options("Run14", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(14)
+	s := &run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]{call: call{n: 14}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13}
+	s.initKind(ctx, options("Run14", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(13)
 	s.startN(13)
-	runLast(&s.call, 13, f14, &s.r14)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f14, &s.r14)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), err
 	}
@@ -1081,31 +1081,31 @@ type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] stru
 func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	case 6:
-		runAt(&s.call, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7, &s.outs[6])
 	case 7:
-		runAt(&s.call, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8, &s.outs[7])
 	case 8:
-		runAt(&s.call, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9, &s.outs[8])
 	case 9:
-		runAt(&s.call, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10, &s.outs[9])
 	case 10:
-		runAt(&s.call, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11, &s.outs[10])
 	case 11:
-		runAt(&s.call, 11, s.f12, &s.r12)
+		runAt(&s.call, 11, s.f12, &s.r12, &s.outs[11])
 	case 12:
-		runAt(&s.call, 12, s.f13, &s.r13)
+		runAt(&s.call, 12, s.f13, &s.r13, &s.outs[12])
 	}
 }
 
@@ -1161,12 +1161,12 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14}
-	s.initKind(ctx, options("Run15", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(15)
+	s := &run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]{call: call{n: 15}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14}
+	s.initKind(ctx, options("Run15", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(14)
 	s.startN(14)
-	runLast(&s.call, 14, f15, &s.r15)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f15, &s.r15)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), err
 	}
@@ -1212,33 +1212,33 @@ type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	case 6:
-		runAt(&s.call, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7, &s.outs[6])
 	case 7:
-		runAt(&s.call, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8, &s.outs[7])
 	case 8:
-		runAt(&s.call, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9, &s.outs[8])
 	case 9:
-		runAt(&s.call, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10, &s.outs[9])
 	case 10:
-		runAt(&s.call, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11, &s.outs[10])
 	case 11:
-		runAt(&s.call, 11, s.f12, &s.r12)
+		runAt(&s.call, 11, s.f12, &s.r12, &s.outs[11])
 	case 12:
-		runAt(&s.call, 12, s.f13, &s.r13)
+		runAt(&s.call, 12, s.f13, &s.r13, &s.outs[12])
 	case 13:
-		runAt(&s.call, 13, s.f14, &s.r14)
+		runAt(&s.call, 13, s.f14, &s.r14, &s.outs[13])
 	}
 }
 
@@ -1297,12 +1297,12 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	}
 	// The functions are stored as the state is made, so the stores need no
 	// write barrier.
-	s := &run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]{f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14, f15: f15}
-	s.initKind(ctx, options("Run16", famRunN, opts), s.outs[:], kindRunN, s)
-	s.wg.Add(16)
+	s := &run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]{call: call{n: 16}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14, f15: f15}
+	s.initKind(ctx, options("Run16", famRunN, opts), kindRunN, s, nil)
+	s.wg.Add(15)
 	s.startN(15)
-	runLast(&s.call, 15, f16, &s.r16)
-	err := s.wait()
+	runLast(&s.call, s.outs[:], f16, &s.r16)
+	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
 		return *new(T1), *new(T2), *new(T3), *new(T4), *new(T5), *new(T6), *new(T7), *new(T8), *new(T9), *new(T10), *new(T11), *new(T12), *new(T13), *new(T14), *new(T15), *new(T16), err
 	}
@@ -1350,34 +1350,34 @@ type run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 func (s *run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]) goroutine(i int) {
 	switch i {
 	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1)
+		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
-		runAt(&s.call, 1, s.f2, &s.r2)
+		runAt(&s.call, 1, s.f2, &s.r2, &s.outs[1])
 	case 2:
-		runAt(&s.call, 2, s.f3, &s.r3)
+		runAt(&s.call, 2, s.f3, &s.r3, &s.outs[2])
 	case 3:
-		runAt(&s.call, 3, s.f4, &s.r4)
+		runAt(&s.call, 3, s.f4, &s.r4, &s.outs[3])
 	case 4:
-		runAt(&s.call, 4, s.f5, &s.r5)
+		runAt(&s.call, 4, s.f5, &s.r5, &s.outs[4])
 	case 5:
-		runAt(&s.call, 5, s.f6, &s.r6)
+		runAt(&s.call, 5, s.f6, &s.r6, &s.outs[5])
 	case 6:
-		runAt(&s.call, 6, s.f7, &s.r7)
+		runAt(&s.call, 6, s.f7, &s.r7, &s.outs[6])
 	case 7:
-		runAt(&s.call, 7, s.f8, &s.r8)
+		runAt(&s.call, 7, s.f8, &s.r8, &s.outs[7])
 	case 8:
-		runAt(&s.call, 8, s.f9, &s.r9)
+		runAt(&s.call, 8, s.f9, &s.r9, &s.outs[8])
 	case 9:
-		runAt(&s.call, 9, s.f10, &s.r10)
+		runAt(&s.call, 9, s.f10, &s.r10, &s.outs[9])
 	case 10:
-		runAt(&s.call, 10, s.f11, &s.r11)
+		runAt(&s.call, 10, s.f11, &s.r11, &s.outs[10])
 	case 11:
-		runAt(&s.call, 11, s.f12, &s.r12)
+		runAt(&s.call, 11, s.f12, &s.r12, &s.outs[11])
 	case 12:
-		runAt(&s.call, 12, s.f13, &s.r13)
+		runAt(&s.call, 12, s.f13, &s.r13, &s.outs[12])
 	case 13:
-		runAt(&s.call, 13, s.f14, &s.r14)
+		runAt(&s.call, 13, s.f14, &s.r14, &s.outs[13])
 	case 14:
-		runAt(&s.call, 14, s.f15, &s.r15)
+		runAt(&s.call, 14, s.f15, &s.r15, &s.outs[14])
 	}
 }
