@@ -37,8 +37,15 @@ type childTask[T any] struct {
 func (c *childTask[T]) task() *core { return &c.core }
 
 // goRun runs c in the goroutine Spawn starts (see Group.run): a go
-// statement that holds c alone.
-func (c *childTask[T]) goRun() { c.g.run(c) }
+// statement that holds c alone. Without a limit, the child holds no slot
+// and no child waits for one: c is all the goroutine runs.
+func (c *childTask[T]) goRun() {
+	if c.g.limit.Load() > 0 {
+		c.g.run(c)
+		return
+	}
+	c.start(c.g, false, nil)
+}
 
 // start runs the function of c, ends c and counts it out. slot says
 // whether c holds a slot of a limited group, which it frees before its
@@ -71,6 +78,7 @@ func (c *childTask[T]) end(g *Group, v T, o *outcome, slot bool) {
 	}
 	g.childEnded(c.index, o, slot, func() {
 		c.stop = o.stop
+		c.shareExtra() // a waiter records there that it passed a panic on
 		c.complete(v, *o)
 	}, c)
 }

@@ -137,10 +137,24 @@ func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T
 	if namedPCs.Load() != nil { // no function was ever Named: no look-up
 		c.name = nameOf(fn)
 	}
-	c.child = c
-	c.x.Store(&c.extra)
+	if c.name != "" || g.limit.Load() > 0 {
+		// A wait looks up the name of a pending task, and starts a
+		// queued one, through x; otherwise x is set only when the child
+		// ends otherwise than by a success (shareExtra).
+		c.shareExtra()
+	}
 	c.made = true
 	return c
+}
+
+// shareExtra gives the task of c its links' extra (see core.x), unless it
+// has it: before the task is shared, or completed otherwise than by a
+// success. Nothing reads c.child before x is stored.
+func (c *childTask[T]) shareExtra() {
+	if c.x.Load() == nil {
+		c.child = c
+		c.x.Store(&c.extra)
+	}
 }
 
 // The group's two counts, spawned and returned: a group is over once the
