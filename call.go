@@ -107,8 +107,14 @@ func (s site) names() (call, arg string) {
 // derive their context from the probes'. The caller has set c.kind.
 func (c *call) begin() {
 	if p := probe.Load(); p != nil {
-		c.parent, c.end = p.Call(c.parent, c.report().e.Call)
+		c.beginProbed(p)
 	}
+}
+
+// beginProbed is begin with probes installed, out of line so that begin
+// is inlined.
+func (c *call) beginProbed(p probe.Probe) {
+	c.parent, c.end = p.Call(c.parent, c.report().e.Call)
 }
 
 // limited tells the probes, if any, of the call's limit (noLimit: none)
@@ -124,6 +130,14 @@ func (c *call) limited(limit, inputs int) {
 
 // callEnd tells the probes, if any, that the call returns with err.
 func (c *call) callEnd(err error) {
+	if c.gr != nil || c.end != nil {
+		c.callEndSlow(err)
+	}
+}
+
+// callEndSlow is callEnd with Grace or probes, out of line so that callEnd
+// is inlined.
+func (c *call) callEndSlow(err error) {
 	if c.gr != nil {
 		c.releaseGrace()
 	}

@@ -164,6 +164,14 @@ var optionNames = [...]struct {
 // panics for an option the family does not take, and StartAll with
 // KeepGoing.
 func options(call string, fam family, opts []Option) optSet {
+	if len(opts) == 0 { // inlined: most calls take no option
+		return 0
+	}
+	return optionsOf(call, fam, opts)
+}
+
+// optionsOf is options for at least one option.
+func optionsOf(call string, fam family, opts []Option) optSet {
 	var o optSet
 	for _, x := range opts {
 		if x.s&^optionTable[fam].takes&(1<<graceShift-1) != 0 {

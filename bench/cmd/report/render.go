@@ -292,7 +292,7 @@ const (
 		"every implementation's CPU, and errgroup is within 1.1-1.2× of the floor: 0.85× errgroup asks for " +
 		"less than the floor. See docs/performance.md."
 	run2Why = "Run2 against errgroup.WithContext and the floor: with one goroutine, the fixed cost of a call " +
-		"shows: the 248-byte state to allocate and clear (the floor's is 128: see the bytes target), the " +
+		"shows: the 192 bytes to allocate and clear (the floor's are 128: see the bytes target), the " +
 		"probe check, the deferred recover of each function and the cancellation's bookkeeping at the end, " +
 		"about 50-150 ns over the floor's 400-600 (separate processes at a fixed iteration count measure " +
 		"1.01-1.04× the floor). In mode yield the floor itself takes 0.56× errgroup.WithContext's time, " +
