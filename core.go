@@ -41,7 +41,7 @@ func (c *core) finish(st status) {
 func (c *core) doneChan() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.state.Load() != pending {
+	if c.state.markWaited() != pending { // see Task.succeed
 		return closed
 	}
 	if c.ch == nil {

@@ -23,11 +23,25 @@ const (
 	exited           // the function called runtime.Goexit; err is ErrGoexit
 )
 
-// atomicStatus is a status read and written atomically.
+// atomicStatus is a task's status, read and written atomically, with a
+// bit that a wait sets before it makes the task's Done channel or
+// registers a link (see Task.succeed).
 type atomicStatus struct{ v atomic.Uint32 }
 
-func (a *atomicStatus) Load() status   { return status(a.v.Load()) }
+// waitedBit is the bit of a wait in an atomicStatus.
+const waitedBit = 1 << 8
+
+func (a *atomicStatus) Load() status   { return status(a.v.Load() &^ waitedBit) }
 func (a *atomicStatus) Store(s status) { a.v.Store(uint32(s)) }
+
+// markWaited sets the bit of a wait and returns the status it found.
+func (a *atomicStatus) markWaited() status { return status(a.v.Or(waitedBit) &^ waitedBit) }
+
+// completeUnwaited moves the status from pending to s if no wait has set
+// its bit, and reports whether it did.
+func (a *atomicStatus) completeUnwaited(s status) bool {
+	return a.v.CompareAndSwap(uint32(pending), uint32(s))
+}
 
 // A stopKind says how an error that a function returned relates to a
 // cancellation (see [call.classify]).

@@ -89,14 +89,20 @@ func (t *Task[T]) complete(v T, o outcome) bool {
 	return true
 }
 
-// succeed is complete for a function that returned v and a nil error.
+// succeed is complete for a function that returned v and a nil error,
+// called by the goroutine that ran it: nothing else completes the task. It
+// takes the lock only if a wait has made the Done channel or registered a
+// link. Such a wait first sets the bit of a wait in the state, under the
+// lock, and goes on only if the task was pending; the state moves to
+// succeeded here only if the bit is not set. Both are atomic updates of the
+// one word: either the wait finds the task complete, or succeed finds the
+// bit and completes the task under the lock, waking the wait.
 func (t *Task[T]) succeed(v T) {
-	t.mu.Lock()
-	if t.state.Load() != pending {
-		t.mu.Unlock()
+	t.val = v
+	if t.state.completeUnwaited(succeeded) {
 		return
 	}
-	t.val = v
+	t.mu.Lock()
 	t.finish(succeeded)
 }
 

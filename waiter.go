@@ -46,7 +46,7 @@ type link struct {
 func (c *core) register(l *link) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.state.Load() != pending {
+	if c.state.markWaited() != pending { // see Task.succeed
 		return false
 	}
 	first := c.links
