@@ -55,6 +55,10 @@ func (t *Task[T]) run(ctx context.Context, fn func(context.Context) (T, error), 
 			// sees the call ended.
 			end(o.err)
 		}
+		if o.state == succeeded {
+			t.succeed(v)
+			return
+		}
 		t.complete(v, o)
 	}()
 	invoke(ctx, site{}, fn, &v, &o)
@@ -90,7 +94,8 @@ func (t *Task[T]) complete(v T, o outcome) bool {
 }
 
 // succeed is complete for a function that returned v and a nil error,
-// called by the goroutine that ran it: nothing else completes the task. It
+// called by the goroutine that ran it (of Go, or of a Spawn child): nothing
+// else completes the task. It
 // takes the lock only if a wait has made the Done channel or registered a
 // link. Such a wait first sets the bit of a wait in the state, under the
 // lock, and goes on only if the task was pending; the state moves to
