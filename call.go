@@ -19,7 +19,7 @@ import (
 // The child is made only when a function first looks at it (Done, Value, or
 // Err once canceled), so functions that never look cost no allocation for it.
 // What makes and cancels it is in a cancelState, which RunN and Do make
-// only then, or when a function fails.
+// only then, when a function fails, or at the start with Grace.
 type call struct {
 	wg     sync.WaitGroup
 	parent context.Context
@@ -44,7 +44,7 @@ type cancelState struct {
 	mu     sync.Mutex // guards child, cancel and first (and a Map's list of failures)
 	child  context.Context
 	cancel context.CancelCauseFunc
-	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns
+	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns (unless flagReturned stands for it)
 }
 
 // cancels returns the call's cancelState, making it if there is none.
@@ -67,7 +67,7 @@ func (c *call) first() error { return c.cs.Load().first }
 // word so that the state of RunN stays in its size class (see
 // TestRunStateSize).
 const (
-	flagReady    uint32 = 1 << iota // child and cancel are set
+	flagReady    uint32 = 1 << iota // child and cancel are set, and the child canceled if the call has returned
 	flagFailed                      // first is set
 	flagHalted                      // the call stopped taking new work (see halt)
 	flagFailing                     // a child of a Scope failed: the call is about to fail (Group.cause)
@@ -430,8 +430,16 @@ func (c *call) childCtx() context.Context {
 		if x.first != nil {
 			x.cancel(x.first)
 		}
-		if c.flags.Or(flagReady)&flagReturned != 0 {
-			x.cancel(context.Canceled)
+		// Once the call has returned, the child is canceled before
+		// flagReady lets Done and Err read it without the lock.
+		for {
+			old := c.flags.Load()
+			if old&flagReturned != 0 {
+				x.cancel(context.Canceled)
+			}
+			if c.flags.CompareAndSwap(old, old|flagReady) {
+				break
+			}
 		}
 	}
 	return x.child

@@ -196,3 +196,23 @@ func TestLateChildCanceled(t *testing.T) {
 		}
 	}
 }
+
+// TestLateChildErr: once RunN has returned, a function's context reports
+// its cancellation from Err as soon as another goroutine's first look has
+// made the child context: the child is canceled before it is published.
+func TestLateChildErr(t *testing.T) {
+	for range 20000 {
+		var leaked context.Context
+		_, _, _ = Run2(context.Background(),
+			func(ctx context.Context) (int, error) { leaked = ctx; return 0, nil },
+			immediate[int])
+		c := leaked.(*call)
+		go leaked.Done() // makes the child, after the return
+		for !c.isReady() {
+			runtime.Gosched()
+		}
+		if err := leaked.Err(); err != context.Canceled {
+			t.Fatalf("Err() = %v once the child was made after Run2 returned; want context.Canceled", err)
+		}
+	}
+}

@@ -17,9 +17,9 @@ var closed = func() chan struct{} {
 
 // core is the part of a task that does not depend on its value type.
 type core struct {
-	state atomicStatus          // pending until err (and the value) are written; then fixed
+	state atomicStatus          // pending until err (and the value) are written; then fixed, but for the bit of a wait (see atomicStatus)
 	made  bool                  // set by Go, Promise and Spawn before the task is shared: the zero Task is not
-	mu    sync.Mutex            // guards ch and the transition out of pending
+	mu    sync.Mutex            // guards ch, links, and the transition out of pending but a success's (see Task.succeed)
 	ch    chan struct{}         // made by the first Done or blocking wait while pending; closed on completion
 	links *link                 // calls waiting for completion; guarded by mu
 	err   error                 // written once, before state leaves pending

@@ -51,7 +51,7 @@ type Group struct {
 	mu         sync.Mutex   // guards lim, ends, and groupWait's fields that say so
 	ends       *groupEnds   // the children that did not succeed or were refused; nil until one
 	lim        groupLimit   // with a limit: the slots and the queue
-	cs         cancelState  // c's: made once a call, written again only on a failure
+	cs         cancelState  // c's: its child context made once a call (at the start, or on first look), its cause on a failure
 
 	spawned atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over (see enterNext): every spawn
 }

@@ -16,7 +16,7 @@ type child interface {
 
 // node is the part of a child that the group links.
 type node struct {
-	extra             // the task's (see core.x); child is the child itself
+	extra             // the task's once shared (see core.x and shareExtra); child is the child itself
 	g       *Group    // the group of the child
 	next    *node     // the next in the queue; guarded by g.mu
 	index   int       // spawn order, from 0

@@ -139,8 +139,9 @@ func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T
 	}
 	if c.name != "" || g.limit.Load() > 0 {
 		// A wait looks up the name of a pending task, and starts a
-		// queued one, through x; otherwise x is set only when the child
-		// ends otherwise than by a success (shareExtra).
+		// queued one, through x; otherwise x is set only when a started
+		// child ends otherwise than by a success (shareExtra). A refused
+		// child's is never set: nothing reads it.
 		c.shareExtra()
 	}
 	c.made = true
