@@ -303,12 +303,12 @@ const (
 		"task double the scheduler's gosched work of the WaitGroup version (CPU profile). Awaiting tasks " +
 		"last first and yielding before each wait took Go×16 + Await16 (yield) from 10.97 to 8.05 µs. " +
 		"See docs/performance.md."
-	runBytesWhy = "RunN's bytes against the floor's: at N=2 the group's 144 fixed bytes are the difference " +
-		"(the caller's context, the child context made on first use with its cancel function and cause, " +
-		"their mutex, the outcomes, the probes' end, the starter): what the floor, which neither cancels " +
-		"nor recovers, does not hold. Allocating the cancellation state lazily would meet the target but " +
-		"add an allocation to every call whose functions look at their context. At N=16 the 24-byte go " +
-		"closures (the floor's are 48) make up for it. See docs/performance.md."
+	runBytesWhy = "RunN's bytes against the floor's: at N=2 the call's 88 fixed bytes are the difference " +
+		"(the caller's context, the options and flags, the pointer to the cancellation state, the probes' " +
+		"end, the starter): what the floor, which neither cancels nor recovers, does not hold. The " +
+		"cancellation state is made when a function first fails or looks at its context: one allocation " +
+		"more for such a call. At N=16 the 24-byte go closures (the floor's are 48) make up for it. See " +
+		"docs/performance.md."
 	whenEachWhy = "WhenEach's allocations per range: a range allocates nothing beyond WhenEach's own objects " +
 		"only where the compiler inlines WhenEach into the range (its cost is 79 of the inliner's 80); " +
 		"where it is not inlined the iterator, the loop body and its state are heap objects. See " +
