@@ -95,13 +95,13 @@ func (t *Task[T]) complete(v T, o outcome) bool {
 
 // succeed is complete for a function that returned v and a nil error,
 // called by the goroutine that ran it (of Go, or of a Spawn child): nothing
-// else completes the task. It
-// takes the lock only if a wait has made the Done channel or registered a
-// link. Such a wait first sets the bit of a wait in the state, under the
-// lock, and goes on only if the task was pending; the state moves to
-// succeeded here only if the bit is not set. Both are atomic updates of the
-// one word: either the wait finds the task complete, or succeed finds the
-// bit and completes the task under the lock, waking the wait.
+// else completes the task. It takes the lock only if a wait has made the
+// Done channel or registered a link. Such a wait first sets the bit of a
+// wait in the state, under the lock, and goes on only if the task was
+// pending; the state moves to succeeded here only if the bit is not set.
+// Both are atomic updates of the one word: either the wait finds the task
+// complete, or succeed finds the bit and completes the task under the
+// lock, waking the wait.
 func (t *Task[T]) succeed(v T) {
 	t.val = v
 	if t.state.completeUnwaited(succeeded) {
