@@ -88,7 +88,7 @@ func (c *core) pendingName() string {
 // [Group.SetLimit]).
 func (c *core) startQueued() {
 	if x := c.x.Load(); x != nil && x.child != nil {
-		if g := x.child.links().g; g.limit.Load() > 0 { // with no limit, none is queued
+		if g := x.child.mem().g; g.limit.Load() > 0 { // with no limit, none is queued
 			g.startWaited(x.child)
 		}
 	}

@@ -8,33 +8,40 @@ import (
 
 // A child is a task spawned into a group.
 type child interface {
-	links() *node
+	mem() *member
+	links() *extra // the child's extra, made if it has none (see shareExtra)
 	task() *core
 	start(g *Group, slot bool, w *probe.Worker) child // runs the function on the calling goroutine (in w, if not nil), ends the child and counts it out; returns the child that takes its slot next, if any (see handOff)
 	cancel(g *Group, err error)                       // completes the child, never started, with err; with g, listed as canceled
 }
 
-// node is the part of a child that the group links.
-type node struct {
-	extra             // the task's once shared (see core.x and shareExtra); child is the child itself
-	g       *Group    // the group of the child
-	next    *node     // the next in the queue; guarded by g.mu
-	index   int       // spawn order, from 0
-	stop    stopKind  // own, stopCall or stopCtx: set before the task completes
-	waiting waitState // guarded by g.mu
+// member is where a child belongs: its group and its position.
+type member struct {
+	g     *Group // the group of the child
+	index int    // spawn order, from 0
 }
 
-func (n *node) links() *node { return n }
+func (m *member) mem() *member { return m }
 
-// childTask is a child of type T: its task, its function and its links,
-// in one allocation.
+// childTask is a child of type T: its task and its function, in one
+// allocation; a child of a limited group, or of a Named function, has its
+// extra in it too (childExtra). The rest of what the group keeps of a child
+// is in its extra, made when the child ends otherwise than by a success.
 type childTask[T any] struct {
-	node
+	member
 	Task[T]
 	fn func(context.Context) (T, error)
 }
 
-func (c *childTask[T]) task() *core { return &c.core }
+// childExtra is a child that has its extra from its spawn, in the same
+// allocation.
+type childExtra[T any] struct {
+	childTask[T]
+	ex extra
+}
+
+func (c *childTask[T]) task() *core   { return &c.core }
+func (c *childTask[T]) links() *extra { return c.shareExtra() }
 
 // goRun runs c in the goroutine Spawn starts (see Group.run): a go
 // statement that holds c alone. Without a limit, the child holds no slot
@@ -77,8 +84,7 @@ func (c *childTask[T]) end(g *Group, v T, o *outcome, slot bool) {
 		return
 	}
 	g.childEnded(c.index, o, slot, func() {
-		c.stop = o.stop
-		c.shareExtra() // a waiter records there that it passed a panic on
+		c.shareExtra().stop = o.stop // a waiter records there too that it passed a panic on
 		c.complete(v, *o)
 	}, c)
 }
@@ -141,7 +147,7 @@ func (g *Group) noteCause(i int, o *outcome) {
 // cancel completes the task of c, which never started, with err; with g,
 // as a cancellation the scope caused, listed in CallError.Canceled.
 func (c *childTask[T]) cancel(g *Group, err error) {
-	c.stop = stopCall
+	c.shareExtra().stop = stopCall
 	c.complete(*new(T), outcome{state: failed, err: err, stop: stopCall})
 	if g != nil {
 		g.addEnded(c)
@@ -235,17 +241,19 @@ func (g *Group) callGo(fn func(context.Context) error, i int, slot bool, w *prob
 
 // A funcChild is a child of Group.Go waiting for a slot.
 type funcChild struct {
-	node
+	member
+	ex extra
 	fn func(context.Context) error
 }
 
 func newFuncChild(g *Group, i int, fn func(context.Context) error) *funcChild {
-	c := &funcChild{fn: fn}
-	c.g, c.index, c.child = g, i, c
+	c := &funcChild{member: member{g, i}, fn: fn}
+	c.ex.child = c
 	return c
 }
 
-func (c *funcChild) task() *core { return nil }
+func (c *funcChild) task() *core   { return nil }
+func (c *funcChild) links() *extra { return &c.ex }
 
 func (c *funcChild) start(g *Group, slot bool, w *probe.Worker) child {
 	return g.callGo(c.fn, c.index, slot, w)

@@ -13,8 +13,8 @@ import (
 type groupLimit struct {
 	running   int64         // children holding a slot
 	queued    int64         // children waiting for a slot
-	queue     *node         // spawned at the limit, in spawn order: waiting, or taken by a wait
-	queueEnd  *node         // the last of the queue
+	queue     *extra        // spawned at the limit, in spawn order: waiting, or taken by a wait
+	queueEnd  *extra        // the last of the queue
 	slotFree  chan struct{} // BlockAtLimit: a wake for a spawner blocked at the limit (see wakeBlocked)
 	blocked   int32         // BlockAtLimit: spawners waiting on slotFree
 	queueTold bool          // a probe.Tracker has the queue (see enqueue)
@@ -224,7 +224,7 @@ func (q *queueView) Waiting(most int, yield func(arg string, i int, name string)
 		if c, ok := n.child.(*funcChild); ok {
 			name = nameOfFunc(c.fn)
 		}
-		yield("children", n.index, name)
+		yield("children", n.child.mem().index, name)
 		listed++
 	}
 	return int(g.lim.queued)

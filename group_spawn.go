@@ -132,30 +132,41 @@ func TrySpawn[T any](g *Group, fn func(context.Context) (T, error)) (*Task[T], b
 
 // newChild makes the child of g that runs fn.
 func newChild[T any](g *Group, fn func(context.Context) (T, error)) *childTask[T] {
-	c := &childTask[T]{fn: fn}
-	c.g = g
+	var name string
 	if namedPCs.Load() != nil { // no function was ever Named: no look-up
-		c.name = nameOf(fn)
+		name = nameOf(fn)
 	}
-	if c.name != "" || g.limit.Load() > 0 {
+	var c *childTask[T]
+	if name != "" || g.limit.Load() > 0 {
 		// A wait looks up the name of a pending task, and starts a
-		// queued one, through x; otherwise x is set only when a started
-		// child ends otherwise than by a success (shareExtra). A refused
-		// child's is never set: nothing reads it.
-		c.shareExtra()
+		// queued one, through x; so x is set from the start, in the
+		// child's allocation. Otherwise x is made only when a child ends
+		// otherwise than by a success, or is refused (shareExtra).
+		ce := &childExtra[T]{}
+		c = &ce.childTask
+		ce.ex.name, ce.ex.child = name, c
+		c.x.Store(&ce.ex)
+	} else {
+		c = new(childTask[T])
 	}
+	c.fn, c.g = fn, g
 	c.made = true
 	return c
 }
 
-// shareExtra gives the task of c its links' extra (see core.x), unless it
-// has it: before the task is shared, or completed otherwise than by a
-// success. Nothing reads c.child before x is stored.
-func (c *childTask[T]) shareExtra() {
-	if c.x.Load() == nil {
-		c.child = c
-		c.x.Store(&c.extra)
+// shareExtra returns the extra of the task of c (see core.x), made if the
+// task has none: by the goroutine that completes the task otherwise than
+// by a success, before it does, or by the group that lists or queues the
+// child.
+func (c *childTask[T]) shareExtra() *extra {
+	if x := c.x.Load(); x != nil {
+		return x
 	}
+	x := &extra{child: c}
+	if c.x.CompareAndSwap(nil, x) {
+		return x
+	}
+	return c.x.Load()
 }
 
 // The group's two counts, spawned and returned: a group is over once the
@@ -290,7 +301,7 @@ func (g *Group) refusal() refusal {
 func (g *Group) refuse(c child, r refusal) {
 	g.mu.Lock()
 	e := g.endsLocked()
-	e.left = append(e.left, c.links().index)
+	e.left = append(e.left, c.mem().index)
 	g.mu.Unlock()
 	if r == refusedFailed {
 		g.skipped.Add(1)

@@ -145,9 +145,9 @@ func (g *Group) collect() (report, error) {
 	if g.ends != nil {
 		ends = *g.ends
 	}
-	slices.SortFunc(ends.ended, func(a, b child) int { return a.links().index - b.links().index })
+	slices.SortFunc(ends.ended, func(a, b child) int { return a.mem().index - b.mem().index })
 	for _, c := range ends.ended {
-		n, t := c.links(), c.task()
+		n, t, i := c.links(), c.task(), c.mem().index
 		o := t.outcome()
 		o.stop = n.stop
 		switch {
@@ -161,10 +161,10 @@ func (g *Group) collect() (report, error) {
 			// occurrence in the body's error accounts for one child, in
 			// spawn order.
 			_, err := unname(o.err)
-			f.keepFirst(n.index, err)
+			f.keepFirst(i, err)
 			continue
 		}
-		f.add(n.index, o, pe(n.index))
+		f.add(i, o, pe(i))
 	}
 	for _, e := range ends.endedFuncs {
 		f.add(e.i, e.o, pe(e.i))

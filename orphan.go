@@ -7,12 +7,16 @@ import (
 
 // An extra is what a few tasks need beyond their core, kept apart so that
 // the others do not pay for it (see core.x): a task of [Go] that panicked,
-// a task whose [Named] function failed, and every child of a [Scope],
-// whose extra is part of its own allocation.
+// a task whose [Named] function failed, a child of a limited group (in
+// the same allocation as the child, from its spawn), and a child that
+// did not succeed.
 type extra struct {
 	observed atomic.Bool // a wait passed the panic, or the Goexit, on
+	stop     stopKind    // a child's: own, stopCall or stopCtx; set before the task completes
+	waiting  waitState   // a child's in a limited group: where it is in the queue; guarded by the group's mu
 	name     string      // the name of a Named function
-	child    child       // a child of a Scope: a wait starts it while it is queued
+	child    child       // a child's: the child itself, which the queue runs and a wait starts while it is queued
+	next     *extra      // the next child in the queue; guarded by the group's mu
 }
 
 // An orphanWatch is the extra of a task of Go that panicked: the panic

@@ -8,15 +8,19 @@ import (
 )
 
 // TestRunStateSize: the state of Run2 over two words, its one allocation,
-// stays in the 160-byte size class, and a child of a Scope over a word in
-// the 160-byte one: the bytes a call costs do not grow unseen. (Smaller on
-// 32-bit platforms.)
+// stays in the 160-byte size class; a child of a Scope over a word in the
+// 96-byte one, and with its extra (a limited group's, or a Named
+// function's) in the 144-byte one: the bytes a call costs do not grow
+// unseen. (Smaller on 32-bit platforms.)
 func TestRunStateSize(t *testing.T) {
 	if n := unsafe.Sizeof(run2[int, int]{}); n > 160 {
 		t.Errorf("run2[int, int] is %d bytes; want at most 160", n)
 	}
-	if n := unsafe.Sizeof(childTask[int]{}); n > 160 {
-		t.Errorf("childTask[int] is %d bytes; want at most 160", n)
+	if n := unsafe.Sizeof(childTask[int]{}); n > 96 {
+		t.Errorf("childTask[int] is %d bytes; want at most 96", n)
+	}
+	if n := unsafe.Sizeof(childExtra[int]{}); n > 144 {
+		t.Errorf("childExtra[int] is %d bytes; want at most 144", n)
 	}
 }
 
