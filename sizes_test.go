@@ -96,9 +96,10 @@ func TestGroupBytes(t *testing.T) {
 			}
 			g.Wait()
 		}},
-		// The group, 416; 16 children of 144 (the task, its function and
-		// links) and go statements of 24 (the child).
-		{"Scope + 16 Spawn", 416 + 16*(144+24), func() {
+		// The group, 416; 16 children of 96 (the task and its function;
+		// no extra without a limit or a name) and go statements of 24
+		// (the child and its type's dictionary).
+		{"Scope + 16 Spawn", 416 + 16*(96+24), func() {
 			Scope(ctx, func(_ context.Context, g *Group) (int, error) {
 				for range 16 {
 					Spawn(g, ret)
