@@ -270,8 +270,12 @@ func main() {
 	memprofile := flag.String("memprofile", "", "write an allocation profile of every allocation to this file")
 	rounds := flag.Int("paired", 0, "time every row instead: this many rounds, each running both sides of each row in turn, and print each row's median ratio against its target")
 	d := flag.Duration("d", 100*time.Millisecond, "with -paired: the time of one side in a round")
+	floors := flag.Bool("floors", false, "with -paired: add the floors of Spawn + All by hand as rows of their own (see floors.go)")
 	flag.Parse()
 	if *rounds > 0 {
+		if *floors {
+			targets = append(targets, floorRows...)
+		}
 		paired(os.Stdout, *rounds, *d, *name)
 		return
 	}

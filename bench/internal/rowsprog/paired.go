@@ -17,8 +17,8 @@ import (
 type target struct {
 	row   string
 	label string
-	peer  string // "peer" or "floor"
-	max   float64
+	peer  string  // "peer" or "floor"
+	max   float64 // 0: a floor, shown beside the targets (-floors)
 }
 
 var targets = []target{
@@ -80,13 +80,16 @@ func paired(w io.Writer, rounds int, d time.Duration, only string) {
 			ratios[k] = got[i].task[k] / got[i].peer[k]
 		}
 		med := quantile(ratios, 0.5)
-		met := "yes"
-		if med > t.max {
+		goal, met := fmt.Sprintf("≤ %.2f× %s", t.max, t.peer), "yes"
+		switch {
+		case t.max == 0: // a floor, not a target
+			goal, met = "—", "—"
+		case med > t.max:
 			met = "no"
 		}
-		fmt.Fprintf(w, "| %s (%s) | %.0f | %.0f | %.2f× | %.2f–%.2f | %.2f–%.2f | ≤ %.2f× %s | %s |\n",
+		fmt.Fprintf(w, "| %s (%s) | %.0f | %.0f | %.2f× | %.2f–%.2f | %.2f–%.2f | %s | %s |\n",
 			t.label, t.row, quantile(got[i].task, 0.5), quantile(got[i].peer, 0.5), med,
-			quantile(ratios, 0.25), quantile(ratios, 0.75), slices.Min(ratios), slices.Max(ratios), t.max, t.peer, met)
+			quantile(ratios, 0.25), quantile(ratios, 0.75), slices.Min(ratios), slices.Max(ratios), goal, met)
 	}
 }
 

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"sync"
+)
+
+// The floors of Spawn + All: the row written by hand, each child a result
+// object of its own (what a task is to Spawn) and a goroutine, a
+// WaitGroup, and the values gathered into a new slice, as All returns
+// them. result32 is the least a child needs, in two allocations as
+// errgroup's; the two others add the third allocation Spawn makes (the
+// caller's closure) and the bytes of a task, to show what the bytes a
+// child allocates cost apart from the work done.
+type (
+	result32 struct {
+		v   int
+		err error
+	}
+	result96 struct {
+		_   [8]*int
+		v   int
+		err error
+	}
+	result144 struct {
+		_   [14]*int
+		v   int
+		err error
+	}
+)
+
+// spawnFloor is the floor with 32-byte results, in two allocations a
+// child.
+func spawnFloor(n int) func(context.Context) {
+	in := ints(n)
+	return func(ctx context.Context) {
+		var wg sync.WaitGroup
+		ts := make([]*result32, len(in))
+		wg.Add(len(in))
+		for i, x := range in {
+			t := new(result32)
+			ts[i] = t
+			go func() {
+				defer wg.Done()
+				t.v, t.err = ret(ctx, x)
+			}()
+		}
+		wg.Wait()
+		out := make([]int, len(ts))
+		for i, t := range ts {
+			if t.err != nil {
+				panic(t.err)
+			}
+			out[i] = t.v
+		}
+		sink += len(out)
+	}
+}
+
+// spawnFloor96 and spawnFloor144 are the floor with larger results, in
+// three allocations a child: the result, the caller's closure, the
+// goroutine's (48 bytes, as in the floor above).
+func spawnFloor96(n int) func(context.Context) {
+	in := ints(n)
+	return func(ctx context.Context) {
+		var wg sync.WaitGroup
+		ts := make([]*result96, len(in))
+		wg.Add(len(in))
+		for i, x := range in {
+			t := new(result96)
+			ts[i] = t
+			go run96(t, &wg, ctx, func(ctx context.Context) (int, error) { return ret(ctx, x) })
+		}
+		wg.Wait()
+		out := make([]int, len(ts))
+		for i, t := range ts {
+			if t.err != nil {
+				panic(t.err)
+			}
+			out[i] = t.v
+		}
+		sink += len(out)
+	}
+}
+
+//go:noinline
+func run96(t *result96, wg *sync.WaitGroup, ctx context.Context, fn func(context.Context) (int, error)) {
+	defer wg.Done()
+	t.v, t.err = fn(ctx)
+}
+
+func spawnFloor144(n int) func(context.Context) {
+	in := ints(n)
+	return func(ctx context.Context) {
+		var wg sync.WaitGroup
+		ts := make([]*result144, len(in))
+		wg.Add(len(in))
+		for i, x := range in {
+			t := new(result144)
+			ts[i] = t
+			go run144(t, &wg, ctx, func(ctx context.Context) (int, error) { return ret(ctx, x) })
+		}
+		wg.Wait()
+		out := make([]int, len(ts))
+		for i, t := range ts {
+			if t.err != nil {
+				panic(t.err)
+			}
+			out[i] = t.v
+		}
+		sink += len(out)
+	}
+}
+
+//go:noinline
+func run144(t *result144, wg *sync.WaitGroup, ctx context.Context, fn func(context.Context) (int, error)) {
+	defer wg.Done()
+	t.v, t.err = fn(ctx)
+}
+
+// floorRows are the floors as rows of their own against the peer of
+// spawn16, for -paired -floors.
+var floorRows = []target{
+	{"spawn16-floor32", "floor: 32-byte results, 2 allocations a child", "peer", 0},
+	{"spawn16-floor96", "floor: 96-byte results, 3 allocations a child", "peer", 0},
+	{"spawn16-floor144", "floor: 144-byte results, 3 allocations a child", "peer", 0},
+}
+
+func init() {
+	peer := rows["spawn16"].peer
+	rows["spawn16-floor32"] = row{task: spawnFloor(16), peer: peer}
+	rows["spawn16-floor96"] = row{task: spawnFloor96(16), peer: peer}
+	rows["spawn16-floor144"] = row{task: spawnFloor144(16), peer: peer}
+	for _, name := range []string{"spawn16", "spawn1000"} {
+		r := rows[name]
+		r.floor = spawnFloor(map[string]int{"spawn16": 16, "spawn1000": 1000}[name])
+		rows[name] = r
+	}
+}
