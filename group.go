@@ -45,13 +45,11 @@ type Group struct {
 	returned atomic.Int64   // children returned or refused, plus releasedBit once the body (or Wait) let go: every child's end
 	done     sync.WaitGroup // 1 until the group (a Group's round) is over: no channel to allocate
 
-	body       outcome      // the body's; written by Scope's goroutine once it returns
-	notStarted atomic.Int64 // children refused by a stop
-	skipped    atomic.Int64 // children refused after a failure
-	mu         sync.Mutex   // guards lim, ends, and groupWait's fields that say so
-	ends       *groupEnds   // the children that did not succeed or were refused; nil until one
-	lim        groupLimit   // with a limit: the slots and the queue
-	cs         cancelState  // c's: its child context made once a call (at the start, or on first look), its cause on a failure
+	body outcome     // the body's; written by Scope's goroutine once it returns
+	mu   sync.Mutex  // guards lim, ends, and groupWait's fields that say so
+	ends *groupEnds  // the children that did not succeed or were refused; nil until one
+	lim  groupLimit  // with a limit: the slots and the queue
+	cs   cancelState // c's: its child context made once a call (at the start, or on first look), its cause on a failure
 
 	spawned atomic.Int64 // children entered so far, the next one's index, plus overBit once the group is over (see enterNext): every spawn
 }

@@ -161,6 +161,8 @@ func (c *childTask[T]) cancel(g *Group, err error) {
 type groupEnds struct {
 	ended      []child     // the children that did not succeed, in the order they ended
 	left       []int       // the children refused (never started), in the order they were
+	notStarted int         // of left, those refused by a stop
+	skipped    int         // of left, those refused after a failure
 	endedFuncs []endedCall // the same as ended, for the children of Group.Go
 }
 

@@ -105,8 +105,6 @@ func (g *Group) awaitEnd() {
 func (g *Group) reset() {
 	n := g.returned.Load() &^ releasedBit // every child of the round that ended
 	g.returned.Store(0)
-	g.notStarted.Store(0)
-	g.skipped.Store(0)
 	g.cause.Store(nil)
 	g.ends = nil
 	g.lim.queueTold = false

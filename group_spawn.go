@@ -302,13 +302,16 @@ func (g *Group) refuse(c child, r refusal) {
 	g.mu.Lock()
 	e := g.endsLocked()
 	e.left = append(e.left, c.mem().index)
+	if r == refusedFailed {
+		e.skipped++
+	} else {
+		e.notStarted++
+	}
 	g.mu.Unlock()
 	if r == refusedFailed {
-		g.skipped.Add(1)
 		c.cancel(nil, g.failedError())
 		return
 	}
-	g.notStarted.Add(1)
 	c.cancel(nil, notStarted)
 }
 

@@ -98,7 +98,7 @@ func (g *Group) waitNext() *waited {
 // none was refused: with the body's success for a Scope, there is nothing
 // to collect.
 func (g *Group) succeeded() bool {
-	return g.ends == nil && g.notStarted.Load() == 0 && g.skipped.Load() == 0
+	return g.ends == nil
 }
 
 // A waited is the outcome of a Group's Wait, for every call of it, unless
@@ -170,7 +170,7 @@ func (g *Group) collect() (report, error) {
 		f.add(e.i, e.o, pe(e.i))
 	}
 	err := f.err(g.c.parent)
-	if ns, sk := g.notStarted.Load(), g.skipped.Load(); ns > 0 || sk > 0 {
+	if ns, sk := ends.notStarted, ends.skipped; ns > 0 || sk > 0 {
 		slices.Sort(ends.left)
 		if ns > 0 {
 			err = g.c.notStarted(err, int(ns), span{}, true)

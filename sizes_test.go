@@ -24,7 +24,7 @@ func TestRunStateSize(t *testing.T) {
 	}
 }
 
-// TestGroupLayout: a Group stays in the 416-byte size class, and the
+// TestGroupLayout: a Group stays in the 384-byte size class, and the
 // fields that every spawn (spawned) and every child's end (returned, done)
 // write are each at least 64 bytes (a cache line) from each other and from
 // the fields every spawn and child reads (up to groupWait), whatever the
@@ -33,8 +33,8 @@ func TestRunStateSize(t *testing.T) {
 // gaps must be written only off the success path.
 func TestGroupLayout(t *testing.T) {
 	var g Group
-	if n := unsafe.Sizeof(g); n > 416 {
-		t.Errorf("Group is %d bytes; want at most 416", n)
+	if n := unsafe.Sizeof(g); n > 384 {
+		t.Errorf("Group is %d bytes; want at most 384", n)
 	}
 	if unsafe.Sizeof(uintptr(0)) < 8 {
 		// On a 32-bit platform the words, and so the gaps, are half as
@@ -88,18 +88,18 @@ func TestGroupBytes(t *testing.T) {
 	}{
 		// The state, 160; the go statement of f1, 16 (the state).
 		{"Run2", 160 + 16, func() { Run2(ctx, ret, ret) }},
-		// The group, 416; 16 go statements of 32 (the group, fn, the index).
-		{"NewGroup + 16 g.Go + Wait", 416 + 16*32, func() {
+		// The group, 384; 16 go statements of 32 (the group, fn, the index).
+		{"NewGroup + 16 g.Go + Wait", 384 + 16*32, func() {
 			g, _ := NewGroup(ctx)
 			for range 16 {
 				g.Go(nop)
 			}
 			g.Wait()
 		}},
-		// The group, 416; 16 children of 96 (the task and its function;
+		// The group, 384; 16 children of 96 (the task and its function;
 		// no extra without a limit or a name) and go statements of 24
 		// (the child and its type's dictionary).
-		{"Scope + 16 Spawn", 416 + 16*(96+24), func() {
+		{"Scope + 16 Spawn", 384 + 16*(96+24), func() {
 			Scope(ctx, func(_ context.Context, g *Group) (int, error) {
 				for range 16 {
 					Spawn(g, ret)
