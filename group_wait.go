@@ -173,10 +173,10 @@ func (g *Group) collect() (report, error) {
 	if ns, sk := ends.notStarted, ends.skipped; ns > 0 || sk > 0 {
 		slices.Sort(ends.left)
 		if ns > 0 {
-			err = g.c.notStarted(err, int(ns), span{}, true)
+			err = g.c.notStarted(err, ns, span{}, true)
 		}
 		if sk > 0 {
-			err = g.c.notStarted(err, int(sk), span{}, false)
+			err = g.c.notStarted(err, sk, span{}, false)
 		}
 		ce := err.(*CallError)
 		for _, i := range ends.left {

@@ -7,9 +7,9 @@ import (
 
 // An extra is what a few tasks need beyond their core, kept apart so that
 // the others do not pay for it (see core.x): a task of [Go] that panicked,
-// a task whose [Named] function failed, a child of a limited group (in
-// the same allocation as the child, from its spawn), and a child that
-// did not succeed.
+// a task whose [Named] function failed, a child of a limited group or of
+// a Named function (in the child's allocation, from its spawn), and a
+// child that did not succeed.
 type extra struct {
 	observed atomic.Bool // a wait passed the panic, or the Goexit, on
 	stop     stopKind    // a child's: own, stopCall or stopCtx; set before the task completes
