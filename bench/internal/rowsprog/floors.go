@@ -18,14 +18,12 @@ type (
 		err error
 	}
 	result96 struct {
-		_   [8]*int
-		v   int
-		err error
+		result32
+		_ [8]*int
 	}
 	result144 struct {
-		_   [14]*int
-		v   int
-		err error
+		result32
+		_ [14]*int
 	}
 )
 
@@ -57,19 +55,21 @@ func spawnFloor(n int) func(context.Context) {
 	}
 }
 
-// spawnFloor96 and spawnFloor144 are the floor with larger results, in
-// three allocations a child: the result, the caller's closure, the
-// goroutine's (48 bytes, as in the floor above).
-func spawnFloor96(n int) func(context.Context) {
+// spawnFloorOf is the floor with larger results, in three allocations a
+// child: the result (made by alloc, which returns its result32), the
+// caller's closure, the goroutine's (48 bytes, as spawnFloor's). Not
+// generic: a go statement in a generic function keeps its dictionary in
+// the closure.
+func spawnFloorOf(n int, alloc func() *result32) func(context.Context) {
 	in := ints(n)
 	return func(ctx context.Context) {
 		var wg sync.WaitGroup
-		ts := make([]*result96, len(in))
+		ts := make([]*result32, len(in))
 		wg.Add(len(in))
 		for i, x := range in {
-			t := new(result96)
+			t := alloc()
 			ts[i] = t
-			go run96(t, &wg, ctx, func(ctx context.Context) (int, error) { return ret(ctx, x) })
+			go runFloor(t, &wg, ctx, func(ctx context.Context) (int, error) { return ret(ctx, x) })
 		}
 		wg.Wait()
 		out := make([]int, len(ts))
@@ -84,38 +84,9 @@ func spawnFloor96(n int) func(context.Context) {
 }
 
 //go:noinline
-func run96(t *result96, wg *sync.WaitGroup, ctx context.Context, fn func(context.Context) (int, error)) {
+func runFloor(r *result32, wg *sync.WaitGroup, ctx context.Context, fn func(context.Context) (int, error)) {
 	defer wg.Done()
-	t.v, t.err = fn(ctx)
-}
-
-func spawnFloor144(n int) func(context.Context) {
-	in := ints(n)
-	return func(ctx context.Context) {
-		var wg sync.WaitGroup
-		ts := make([]*result144, len(in))
-		wg.Add(len(in))
-		for i, x := range in {
-			t := new(result144)
-			ts[i] = t
-			go run144(t, &wg, ctx, func(ctx context.Context) (int, error) { return ret(ctx, x) })
-		}
-		wg.Wait()
-		out := make([]int, len(ts))
-		for i, t := range ts {
-			if t.err != nil {
-				panic(t.err)
-			}
-			out[i] = t.v
-		}
-		sink += len(out)
-	}
-}
-
-//go:noinline
-func run144(t *result144, wg *sync.WaitGroup, ctx context.Context, fn func(context.Context) (int, error)) {
-	defer wg.Done()
-	t.v, t.err = fn(ctx)
+	r.v, r.err = fn(ctx)
 }
 
 // floorRows are the floors as rows of their own against the peer of
@@ -129,8 +100,8 @@ var floorRows = []target{
 func init() {
 	peer := rows["spawn16"].peer
 	rows["spawn16-floor32"] = row{task: spawnFloor(16), peer: peer}
-	rows["spawn16-floor96"] = row{task: spawnFloor96(16), peer: peer}
-	rows["spawn16-floor144"] = row{task: spawnFloor144(16), peer: peer}
+	rows["spawn16-floor96"] = row{task: spawnFloorOf(16, func() *result32 { return &new(result96).result32 }), peer: peer}
+	rows["spawn16-floor144"] = row{task: spawnFloorOf(16, func() *result32 { return &new(result144).result32 }), peer: peer}
 	for _, name := range []string{"spawn16", "spawn1000"} {
 		r := rows[name]
 		r.floor = spawnFloor(map[string]int{"spawn16": 16, "spawn1000": 1000}[name])
