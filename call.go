@@ -296,9 +296,28 @@ func (c *call) run0() { c.st.goroutine(0) }
 
 // runAt runs function i of a RunN, in the goroutine startN started, and
 // records how it ended in o.
+//
+// Without probes it calls fn itself, as invoke would, with recovered's
+// work in its one deferred call (finishAt): the path of every function of
+// a RunN.
 func runAt[T any](c *call, i int, fn func(context.Context) (T, error), v *T, o *outcome) {
-	defer c.finish(i, o)
-	invoke(c.ctx(), site{c, i}, fn, v, o)
+	if probe.Load() != nil {
+		defer c.finish(i, o)
+		invoke(c.ctx(), site{c, i}, fn, v, o)
+		return
+	}
+	o.begin()
+	defer finishAt(c, i, v, o)
+	*v, o.err = fn(c.ctx())
+	o.state = endState(o.err)
+}
+
+// finishAt, deferred by runAt, is recovered, then finish.
+func finishAt[T any](c *call, i int, v *T, o *outcome) {
+	if o.state == exited {
+		settleExit(v, o, recover())
+	}
+	c.finish(i, o)
 }
 
 // runLast runs the last function on the caller's goroutine. If that

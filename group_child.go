@@ -47,11 +47,38 @@ func (c *childTask[T]) links() *extra { return c.shareExtra() }
 // statement that holds c alone. Without a limit, the child holds no slot
 // and no child waits for one: c is all the goroutine runs.
 func (c *childTask[T]) goRun() {
-	if c.g.limit.Load() > 0 {
-		c.g.run(c)
+	g := c.g
+	if g.limit.Load() > 0 {
+		g.run(c)
 		return
 	}
-	c.start(c.g, false, nil)
+	if probe.Load() != nil {
+		c.start(g, false, nil)
+		return
+	}
+	c.startFree(g)
+}
+
+// startFree is start for a child that holds no slot, without probes: it
+// calls the function itself, with one deferred call (freeEnded) for
+// invokeFn's and start's. Out of goRun so that the frames of the other
+// paths stay as small as they were (see TestChildFrames).
+func (c *childTask[T]) startFree(g *Group) {
+	var v T
+	var o outcome
+	o.begin()
+	defer c.freeEnded(g, &v, &o)
+	v, o.err = c.fn(g.ctx)
+	o.state = endState(o.err)
+}
+
+// freeEnded, deferred by startFree, is recovered, then start's end.
+func (c *childTask[T]) freeEnded(g *Group, v *T, o *outcome) {
+	if o.state == exited {
+		settleExit(v, o, recover())
+	}
+	c.end(g, *v, o, false)
+	g.leave()
 }
 
 // start runs the function of c, ends c and counts it out. slot says
@@ -191,16 +218,30 @@ func (g *Group) addEndedFunc(i int, o outcome) {
 }
 
 // goOpen runs child i of Group.Go started with no slot, in an open group
-// (see Group.open): callGo without the slot and the queue. invokeErr
-// records how the child ended; the deferred end runs on a Goexit too.
+// (see Group.open): callGo without the slot and the queue. Without probes
+// it calls fn itself, as startFree does; the deferred end runs on a Goexit
+// too.
 func (g *Group) goOpen(fn func(context.Context) error, i int) {
 	var o outcome
+	if probe.Load() != nil {
+		defer g.openEnded(i, &o)
+		invokeErr(g.ctx, site{g.at(), i}, fn, &o)
+		return
+	}
+	o.begin()
 	defer g.openEnded(i, &o)
-	invokeErr(g.ctx, site{g.at(), i}, fn, &o)
+	o.err = fn(g.ctx)
+	o.state = endState(o.err)
 }
 
 // openEnded ends child i of goOpen, which ended with o, and counts it out.
+// Without probes, goOpen calls fn itself, and openEnded records its panic
+// (recovered's work, in the one deferred call).
 func (g *Group) openEnded(i int, o *outcome) {
+	if o.state == exited {
+		var none struct{}
+		settleExit(&none, o, recover())
+	}
 	if o.state != succeeded {
 		g.childEnded(i, o, false, nil, nil)
 	}

@@ -87,7 +87,10 @@ func (o outcome) probed() probe.Outcome {
 // invoke calls fn(ctx), stores its value in *v and records how it ended in
 // o. Every function of the package's calls, tasks and groups runs through
 // it, or through invokeErr, its form for a function that returns only an
-// error: how a function ended is decided here and nowhere else.
+// error, but for the most common paths without probes (the functions of a
+// RunN, the children of an open group): runAt, childTask.startFree and
+// Group.goOpen do the same in their own frame, with recovered's work in
+// their one deferred call.
 //
 // Before calling fn, invoke records a Goexit (exited, [ErrGoexit]): if fn
 // calls runtime.Goexit, invoke never returns, and that record is what the
