@@ -213,6 +213,15 @@ func (s *mapping[In, Out]) callAt(i int, w *probe.Worker) {
 		invokeFn(w.Ctx, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &o)
 		return
 	}
+	if probe.Load() == nil {
+		o.begin()
+		if s.each != nil {
+			invokeEach(s.ctx(), s.each, in, &o)
+		} else {
+			invokeArg(s.ctx(), s.fn, in, &s.out[i], &o)
+		}
+		return
+	}
 	if s.each != nil {
 		invokeErr(s.ctx(), site{&s.call, i}, func(ctx context.Context) error { return s.each(ctx, in) }, &o)
 		return

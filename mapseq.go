@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/tasktuple/task/internal/probe"
 )
 
 // MapSeq calls fn on every input of a sequence, with at most limit calls
@@ -248,7 +250,12 @@ func (s *stream[In, Out]) call(k int) {
 	// One test when nothing happened; leaves decides otherwise.
 	if (s.c.flags.Load()&(flagFailed|flagHalted) == 0 && !isDone(s.c.parent, s.done) && (s.c.outer == nil || !closedChan(s.c.outer))) ||
 		!s.leaves(sl, i) {
-		invoke(s.c.ctx(), site{&s.c, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
+		if probe.Load() == nil {
+			sl.o.begin()
+			invokeArg(s.c.ctx(), s.fn, in, &sl.out, &sl.o)
+		} else {
+			invoke(s.c.ctx(), site{&s.c, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
+		}
 		s.c.ended(i, &sl.o)
 		if sl.o.state != succeeded && s.c.leftBy(s.stopping()) == refusedFailed {
 			s.failedFirst.Store(true)

@@ -217,6 +217,23 @@ func invokeFn[T any](ctx context.Context, fn func(context.Context) (T, error), v
 	o.state = endState(o.err)
 }
 
+// invokeArg is invokeFn for a function of one input, Map's or MapSeq's,
+// without a closure around it: the path of every input without probes.
+func invokeArg[In, Out any](ctx context.Context, fn func(context.Context, In) (Out, error), in In, v *Out, o *outcome) {
+	defer recovered(v, o)
+	*v, o.err = fn(ctx, in)
+	o.state = endState(o.err)
+}
+
+// invokeEach is invokeArg for a function of ForEach, which returns only an
+// error.
+func invokeEach[In any](ctx context.Context, fn func(context.Context, In) error, in In, o *outcome) {
+	var none struct{}
+	defer recovered(&none, o)
+	o.err = fn(ctx, in)
+	o.state = endState(o.err)
+}
+
 // endState is the state of a function that returned err.
 func endState(err error) status {
 	if err == nil {
