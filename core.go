@@ -17,17 +17,16 @@ var closed = func() chan struct{} {
 
 // core is the part of a task that does not depend on its value type.
 type core struct {
-	state atomicStatus          // pending until err (and the value) are written; then fixed, but for the bit of a wait (see atomicStatus)
+	state atomicStatus          // pending until the value (and the error, in x) are written; then fixed, but for the bit of a wait (see atomicStatus)
 	made  bool                  // set by Go, Promise and Spawn before the task is shared: the zero Task is not
 	mu    sync.Mutex            // guards ch, links, and the transition out of pending but a success's (see Task.succeed)
 	ch    chan struct{}         // made by the first Done or blocking wait while pending; closed on completion
 	links *link                 // calls waiting for completion; guarded by mu
-	err   error                 // written once, before state leaves pending
 	x     atomic.Pointer[extra] // nil for most tasks; see extra
 }
 
 // finish publishes the outcome. The caller holds c.mu and has written the
-// value and c.err; finish releases c.mu.
+// value, and the error in c.x; finish releases c.mu.
 func (c *core) finish(st status) {
 	c.state.Store(st)
 	if c.ch != nil {
@@ -110,11 +109,25 @@ const errZeroTask = "task: wait on a Task that was not made by Go, Promise or Sp
 // outcome reports how a completed task ended, for joining with others:
 // the error of a Named function carries its name again, for the report.
 func (c *core) outcome() outcome {
-	o := outcome{state: c.state.Load(), err: c.err}
-	if x := c.x.Load(); x != nil && x.name != "" && o.state == failed {
+	o := outcome{state: c.state.Load()}
+	if o.state == succeeded {
+		return o
+	}
+	x := c.x.Load()
+	o.err = x.err
+	if x.name != "" && o.state == failed {
 		o.err = &namedError{name: x.name, err: o.err}
 	}
 	return o
+}
+
+// failure is the error of a completed task: nil for a success, otherwise
+// in its extra, which a task that did not succeed always has.
+func (c *core) failure() error {
+	if c.state.Load() == succeeded {
+		return nil
+	}
+	return c.x.Load().err
 }
 
 // raise reproduces an abnormal end of a completed task in the caller:
@@ -123,7 +136,7 @@ func (c *core) raise() {
 	switch c.state.Load() {
 	case panicked:
 		c.observe()
-		panic(c.err)
+		panic(c.failure())
 	case exited:
 		c.observe()
 		runtime.Goexit()

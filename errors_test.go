@@ -140,7 +140,7 @@ func TestDeadlineStory(t *testing.T) {
 func TestOrphanMessage(t *testing.T) {
 	tk := Go(context.Background(), func(context.Context) (int, error) { panic("nobody waits") })
 	<-tk.Done()
-	o := *tk.err.(*PanicError)
+	o := *tk.failure().(*PanicError)
 	o.orphan = "Go"
 	msg := o.Error()
 	if !strings.HasPrefix(msg, "task: Go: never waited for: panic: nobody waits\n\ngoroutine ") ||

@@ -184,7 +184,7 @@ func rearm(srcs []*source[int]) {
 	for _, s := range srcs {
 		c := &s.t.core
 		c.state.Store(pending)
-		c.ch, c.err = nil, nil
+		c.ch = nil
 		c.x.Store(nil)
 	}
 }

@@ -6,11 +6,12 @@ import (
 )
 
 // An extra is what a few tasks need beyond their core, kept apart so that
-// the others do not pay for it (see core.x): a task of [Go] that panicked,
-// a task whose [Named] function failed, a child of a limited group or of
-// a Named function (in the child's allocation, from its spawn), and a
-// child that did not succeed.
+// the others do not pay for it (see core.x): a task that did not succeed
+// (its error is here, made when it completes), a task of a [Named]
+// function, and a child of a limited group or of a Named function (in the
+// child's allocation, from its spawn).
 type extra struct {
+	err      error       // the error of a task that did not succeed; written once, before the state leaves pending
 	observed atomic.Bool // a wait passed the panic, or the Goexit, on
 	stop     stopKind    // a child's: own, stopCall or stopCtx; set before the task completes
 	waiting  waitState   // a child's in a limited group: where it is in the queue; guarded by the group's mu

@@ -57,7 +57,7 @@ func TestObservedPanicDoesNotCrash(t *testing.T) {
 func TestOrphanPanicValue(t *testing.T) {
 	tk := Go(context.Background(), func(context.Context) (int, error) { panic("orphaned") })
 	<-tk.Done()
-	own := tk.err.(*PanicError)
+	own := tk.failure().(*PanicError)
 	w := &orphanWatch{pe: own, call: "Go"}
 	pe, ok := recoverFrom(func() { crashIfUnobserved(w) }).(*PanicError)
 	if !ok || pe.Value != "orphaned" || string(pe.Stack) != string(own.Stack) ||

@@ -9,15 +9,15 @@ import (
 
 // TestRunStateSize: the state of Run2 over two words, its one allocation,
 // stays in the 160-byte size class; a child of a Scope over a word in the
-// 96-byte one, and with its extra (a limited group's, or a Named
+// 80-byte one, and with its extra (a limited group's, or a Named
 // function's) in the 144-byte one: the bytes a call costs do not grow
 // unseen. (Smaller on 32-bit platforms.)
 func TestRunStateSize(t *testing.T) {
 	if n := unsafe.Sizeof(run2[int, int]{}); n > 160 {
 		t.Errorf("run2[int, int] is %d bytes; want at most 160", n)
 	}
-	if n := unsafe.Sizeof(childTask[int]{}); n > 96 {
-		t.Errorf("childTask[int] is %d bytes; want at most 96", n)
+	if n := unsafe.Sizeof(childTask[int]{}); n > 80 {
+		t.Errorf("childTask[int] is %d bytes; want at most 80", n)
 	}
 	if n := unsafe.Sizeof(childExtra[int]{}); n > 144 {
 		t.Errorf("childExtra[int] is %d bytes; want at most 144", n)
@@ -96,10 +96,10 @@ func TestGroupBytes(t *testing.T) {
 			}
 			g.Wait()
 		}},
-		// The group, 384; 16 children of 96 (the task and its function;
+		// The group, 384; 16 children of 80 (the task and its function;
 		// no extra without a limit or a name) and go statements of 24
 		// (the child and its type's dictionary).
-		{"Scope + 16 Spawn", 384 + 16*(96+24), func() {
+		{"Scope + 16 Spawn", 384 + 16*(80+24), func() {
 			Scope(ctx, func(_ context.Context, g *Group) (int, error) {
 				for range 16 {
 					Spawn(g, ret)

@@ -75,20 +75,23 @@ func (t *Task[T]) complete(v T, o outcome) bool {
 	if o.state == succeeded || o.state == failed {
 		t.val = v
 	}
-	if ne, ok := o.err.(*namedError); ok {
-		// The task holds the function's own error, as RunN returns it;
-		// the name is kept for the report of an await.
+	if o.err != nil {
+		// A child has its extra already (see childTask.shareExtra).
 		x := t.x.Load()
 		if x == nil {
 			x = new(extra)
 			t.x.Store(x)
 		}
-		if x.name == "" {
-			x.name = ne.name // guarded by mu: see core.pendingName
+		if ne, ok := o.err.(*namedError); ok {
+			// The task holds the function's own error, as RunN returns
+			// it; the name is kept for the report of an await.
+			if x.name == "" {
+				x.name = ne.name // guarded by mu: see core.pendingName
+			}
+			o.err = ne.err
 		}
-		o.err = ne.err
+		x.err = o.err
 	}
-	t.err = o.err
 	t.finish(o.state)
 	return true
 }
@@ -137,7 +140,7 @@ func (t *Task[T]) wait(ctx context.Context) (T, error) {
 		return zero, err
 	}
 	t.raise()
-	return t.val, t.err
+	return t.val, t.failure()
 }
 
 // Done returns a channel that is closed when t completes, for use in a
