@@ -110,10 +110,10 @@ const errZeroTask = "task: wait on a Task that was not made by Go, Promise or Sp
 // the error of a Named function carries its name again, for the report.
 func (c *core) outcome() outcome {
 	o := outcome{state: c.state.Load()}
-	if o.state == succeeded {
+	x := c.x.Load()
+	if o.state == succeeded || x == nil {
 		return o
 	}
-	x := c.x.Load()
 	o.err = x.err
 	if x.name != "" && o.state == failed {
 		o.err = &namedError{name: x.name, err: o.err}
@@ -121,13 +121,16 @@ func (c *core) outcome() outcome {
 	return o
 }
 
-// failure is the error of a completed task: nil for a success, otherwise
-// in its extra, which a task that did not succeed always has.
+// failure is the error of a task: nil for a success or a pending task,
+// otherwise in its extra, which a task that did not succeed always has.
 func (c *core) failure() error {
 	if c.state.Load() == succeeded {
 		return nil
 	}
-	return c.x.Load().err
+	if x := c.x.Load(); x != nil {
+		return x.err
+	}
+	return nil
 }
 
 // raise reproduces an abnormal end of a completed task in the caller:
