@@ -299,7 +299,7 @@ func (c *call) run0() { c.st.goroutine(0) }
 //
 // Without probes it calls fn itself, as invoke would, with recovered's
 // work in its one deferred call (finishAt): the path of every function of
-// a RunN.
+// a RunN but the last (see runLast).
 func runAt[T any](c *call, i int, fn func(context.Context) (T, error), v *T, o *outcome) {
 	if probe.Load() != nil {
 		defer c.finish(i, o)

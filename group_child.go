@@ -229,19 +229,24 @@ func (g *Group) goOpen(fn func(context.Context) error, i int) {
 		return
 	}
 	o.begin()
-	defer g.openEnded(i, &o)
+	defer g.openFree(i, &o)
 	o.err = fn(g.ctx)
 	o.state = endState(o.err)
 }
 
-// openEnded ends child i of goOpen, which ended with o, and counts it out.
-// Without probes, goOpen calls fn itself, and openEnded records its panic
-// (recovered's work, in the one deferred call).
-func (g *Group) openEnded(i int, o *outcome) {
+// openFree, deferred by goOpen without probes, is recovered, then
+// openEnded. Only there: with probes, a panic of a probe's own is not the
+// child's, and goes on as it did.
+func (g *Group) openFree(i int, o *outcome) {
 	if o.state == exited {
 		var none struct{}
 		settleExit(&none, o, recover())
 	}
+	g.openEnded(i, o)
+}
+
+// openEnded ends child i of goOpen, which ended with o, and counts it out.
+func (g *Group) openEnded(i int, o *outcome) {
 	if o.state != succeeded {
 		g.childEnded(i, o, false, nil, nil)
 	}

@@ -6,10 +6,11 @@ import (
 )
 
 // An extra is what a few tasks need beyond their core, kept apart so that
-// the others do not pay for it (see core.x): a task that did not succeed
-// (its error is here, made when it completes), a task of a [Named]
-// function, and a child of a limited group or of a Named function (in the
-// child's allocation, from its spawn).
+// the others do not pay for it (see core.x): a task that did not succeed,
+// whose error is here (a child's extra is made before it completes, see
+// childTask.shareExtra; a task of Go or a Promise gets one as it
+// completes), a task of a [Named] function, and a child of a limited group
+// or of a Named function (in the child's allocation, from its spawn).
 type extra struct {
 	err      error       // the error of a task that did not succeed; written once, before the state leaves pending
 	observed atomic.Bool // a wait passed the panic, or the Goexit, on

@@ -87,10 +87,13 @@ func (o outcome) probed() probe.Outcome {
 // invoke calls fn(ctx), stores its value in *v and records how it ended in
 // o. Every function of the package's calls, tasks and groups runs through
 // it, or through invokeErr, its form for a function that returns only an
-// error, but for the most common paths without probes (the functions of a
-// RunN, the children of an open group): runAt, childTask.startFree and
-// Group.goOpen do the same in their own frame, with recovered's work in
-// their one deferred call.
+// error, but on the most common paths, without probes: there runAt (a
+// function of a RunN run in a goroutine), childTask.startFree (a child of
+// Spawn in a group without a limit) and Group.goOpen (a child of Group.Go
+// in an open group) do the same in their own frame, with recovered's work
+// in their one deferred call, and Map's, ForEach's and MapSeq's calls go
+// through invokeArg and invokeEach, invokeFn's forms for a function of
+// one input.
 //
 // Before calling fn, invoke records a Goexit (exited, [ErrGoexit]): if fn
 // calls runtime.Goexit, invoke never returns, and that record is what the
@@ -242,8 +245,8 @@ func endState(err error) status {
 	return failed
 }
 
-// recovered, deferred by invokeFn, records how the function ended if it
-// did not return: a panic, or a Goexit, which o records already. recover
+// recovered, deferred by invokeFn and its forms, records how the function
+// ended if it did not return: a panic, or a Goexit, which o records already. recover
 // stops a panic, even one raised while a Goexit unwinds, after which the
 // Goexit goes on and the code after the call of invokeFn never runs: so
 // the panic is recorded here.

@@ -76,7 +76,9 @@ func (t *Task[T]) complete(v T, o outcome) bool {
 		t.val = v
 	}
 	if o.err != nil {
-		// A child has its extra already (see childTask.shareExtra).
+		// A child has its extra already (see childTask.shareExtra): for
+		// a task of Go or a Promise, nothing else stores one while it
+		// is pending but Go's run, on this goroutine, before complete.
 		x := t.x.Load()
 		if x == nil {
 			x = new(extra)
