@@ -246,10 +246,10 @@ func endState(err error) status {
 }
 
 // recovered, deferred by invokeFn and its forms, records how the function
-// ended if it did not return: a panic, or a Goexit, which o records already. recover
-// stops a panic, even one raised while a Goexit unwinds, after which the
-// Goexit goes on and the code after the call of invokeFn never runs: so
-// the panic is recorded here.
+// ended if it did not return: a panic, or a Goexit, which o records
+// already. recover stops a panic, even one raised while a Goexit unwinds,
+// after which the Goexit goes on and the code after the call of invokeFn
+// never runs: so the panic is recorded here.
 func recovered[T any](v *T, o *outcome) {
 	if o.state == exited {
 		settleExit(v, o, recover())
