@@ -86,17 +86,17 @@ func dynamicTargets(r *results) []target {
 // scopeWhy explains a missed Scope target, from the benchmarks' profiles
 // (go test -bench 'Dynamic/^impl=(task-scope|errgroup-ctx)$/^n=16$'
 // -cpuprofile, -memprofile).
-const scopeWhy = "Scope: a child costs two allocations, as in errgroup, so the allocation ratio stays near 1.0: " +
-	"task.Spawn allocates the child (its task, function, links and queue record, 160 bytes in one object) and the closure of its " +
-	"`go` statement (32 bytes), where errgroup's g.Go allocates the caller's closure (64 bytes, capturing the index " +
-	"and the slice) and its own `go` closure; task.All adds the slice of tasks and the slice of results. The time: " +
-	"the success path takes no lock (atomic counts; only children that fail are listed), but each child is a task, " +
-	"twice errgroup's bytes to allocate and clear, and its end completes the task (its lock taken, its waiters " +
-	"woken) where errgroup's child decrements a counter; and the body's task.All waits on each task in turn where " +
-	"errgroup waits once. A child is a goroutine and a typed task: errgroup's goroutine and closure are the floor " +
-	"it is measured against, so 0.8× is not reachable this way. With SetLimit(8), children spawned at the limit run " +
-	"one after another on the goroutines already started, with one allocation and no goroutine each, which is why " +
-	"task-scope-limit8 is the fastest row from 1,000 children."
+const scopeWhy = "Scope: task.Spawn allocates the child (its task and function in one object, 72 bytes, in the 80-byte size " +
+	"class; the child of a limited group or of a Named function has its extra in the same object, in the 144-byte class) " +
+	"and the closure of its `go` statement (24 bytes: the child and its type's dictionary), besides the caller's " +
+	"closure, where errgroup's g.Go allocates only the caller's closure (capturing the index and the slice) and its " +
+	"own `go` closure; task.All adds the slice of tasks and the slice of results. The time: a child that succeeds " +
+	"takes no lock (atomic counts, and one compare-and-swap of its task's state; only children that fail are " +
+	"listed), but each child is a typed task, more bytes to allocate and clear than errgroup's, and the body's " +
+	"task.All waits on each task in turn where errgroup waits once. A child is a goroutine and a typed task: " +
+	"errgroup's goroutine and closure are the floor it is measured against, so 0.8× is not reachable this way. With " +
+	"SetLimit(8), children spawned at the limit run one after another on the goroutines already started, with one " +
+	"allocation and no goroutine each, which is why task-scope-limit8 is the fastest row from 1,000 children."
 
 func implName(impl string) string {
 	if isOurs(impl) {
