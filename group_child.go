@@ -224,29 +224,25 @@ func (g *Group) addEndedFunc(i int, o outcome) {
 func (g *Group) goOpen(fn func(context.Context) error, i int) {
 	var o outcome
 	if probe.Load() != nil {
-		defer g.openEnded(i, &o)
+		defer g.openEnded(i, &o, false)
 		invokeErr(g.ctx, site{g.at(), i}, fn, &o)
 		return
 	}
 	o.begin()
-	defer g.openFree(i, &o)
+	defer g.openEnded(i, &o, true)
 	o.err = fn(g.ctx)
 	o.state = endState(o.err)
 }
 
-// openFree, deferred by goOpen without probes, is recovered, then
-// openEnded. Only there: with probes, a panic of a probe's own is not the
-// child's, and goes on as it did.
-func (g *Group) openFree(i int, o *outcome) {
-	if o.state == exited {
+// openEnded ends child i of goOpen, which ended with o, and counts it out.
+// called says that goOpen called fn itself, without probes: openEnded then
+// does recovered's work first. With probes, invokeErr did, and a panic of
+// a probe's own is not the child's: it goes on.
+func (g *Group) openEnded(i int, o *outcome, called bool) {
+	if called && o.state == exited {
 		var none struct{}
 		settleExit(&none, o, recover())
 	}
-	g.openEnded(i, o)
-}
-
-// openEnded ends child i of goOpen, which ended with o, and counts it out.
-func (g *Group) openEnded(i int, o *outcome) {
 	if o.state != succeeded {
 		g.childEnded(i, o, false, nil, nil)
 	}
