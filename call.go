@@ -249,11 +249,16 @@ func (c *call) runsEverything() bool {
 	return c.keepGoing() && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered
 }
 
-// A starter runs the functions of a call by position: goroutine(i) runs
-// function i in a goroutine that startN or startAt started.
+// A starter runs the functions of a call: goroutine(i) runs function i in
+// a goroutine that startAt started, and goroutine(-1), in one that startN
+// started, the next function that no goroutine has claimed (or any, for a
+// starter whose goroutines are all alike, as Map's workers).
 type starter interface{ goroutine(i int) }
 
-// startN starts function i for i in [0, n), each in a new goroutine.
+// startN starts n goroutines, each of which runs a function of the call
+// that none has claimed (goroutine(-1)): every goroutine starts at one func
+// value, made once, where a goroutine started at a function of its own
+// position would need a closure of its own.
 //
 // It is not generic on purpose, and neither is the function its goroutines
 // start at: the runtime reads the name of that function when a goroutine
@@ -262,13 +267,18 @@ type starter interface{ goroutine(i int) }
 // package that runs a function of a generic type starts here, at startAt,
 // or at another non-generic function.
 func (c *call) startN(n int) {
-	if n > 0 {
-		go c.run0() // its closure holds c alone: a word less than run's
+	if n == 0 {
+		return
 	}
-	for i := 1; i < n; i++ {
-		go c.run(i)
+	f := c.runClaimed
+	for range n {
+		go f()
 	}
 }
+
+// runClaimed runs the next function not claimed, in a goroutine startN
+// started.
+func (c *call) runClaimed() { c.st.goroutine(-1) }
 
 // startAt starts function i in a new goroutine.
 func (c *call) startAt(i int) {
@@ -288,11 +298,8 @@ func (c *call) workerDone(exiting bool) {
 	c.wg.Done()
 }
 
-// run runs function i, in the goroutine startN or startAt started.
+// run runs function i, in the goroutine startAt started.
 func (c *call) run(i int) { c.st.goroutine(i) }
-
-// run0 is run(0).
-func (c *call) run0() { c.st.goroutine(0) }
 
 // runAt runs function i of a RunN, in the goroutine startN started, and
 // records how it ended in o.

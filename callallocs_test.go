@@ -72,11 +72,11 @@ func TestCallAllocs(t *testing.T) {
 	}{
 		{"Run2", 2, func() { Run2(ctx, immediate[int], immediate[string]) }},
 		{"Go + Await2", 4, func() { Await2(ctx, Go(ctx, immediate[int]), Go(ctx, immediate[string])) }},
-		{"Do of 3", 5, func() { Do(ctx, errOnly, errOnly, errOnly) }},
-		{"Map of 16, no limit", 18, func() { Map(ctx, ins, -1, double) }},
-		{"Map of 16, limit 8", 10, func() { Map(ctx, ins, 8, double) }},
-		{"ForEach of 16, no limit", 18, func() { ForEach(ctx, ins, -1, none) }},
-		{"ForEach of 16, limit 8", 10, func() { ForEach(ctx, ins, 8, none) }},
+		{"Do of 3", 4, func() { Do(ctx, errOnly, errOnly, errOnly) }},
+		{"Map of 16, no limit", 3, func() { Map(ctx, ins, -1, double) }},
+		{"Map of 16, limit 8", 3, func() { Map(ctx, ins, 8, double) }},
+		{"ForEach of 16, no limit", 3, func() { ForEach(ctx, ins, -1, none) }},
+		{"ForEach of 16, limit 8", 3, func() { ForEach(ctx, ins, 8, none) }},
 		{"MapSeq of 16, limit 8", 13, func() {
 			for range MapSeq(ctx, slices.Values(ins), 8, double) {
 			}
@@ -99,8 +99,8 @@ func TestCallAllocs(t *testing.T) {
 		{"Until 2 of 3", 43, func() { Until(ctx, two, nil, immediate[int], immediate[int], immediate[int]) }},
 		// Map's: the budget is in Map's allocation, and needs no timer (at one P,
 		// every input is taken in the workers' first turn).
-		{"MapWithin of 16, no limit", 18, func() { MapWithin(ctx, time.Hour, ins, -1, double) }},
-		{"MapWithin of 16, limit 8", 10, func() { MapWithin(ctx, time.Hour, ins, 8, double) }},
+		{"MapWithin of 16, no limit", 3, func() { MapWithin(ctx, time.Hour, ins, -1, double) }},
+		{"MapWithin of 16, limit 8", 3, func() { MapWithin(ctx, time.Hour, ins, 8, double) }},
 	} {
 		if got := testing.AllocsPerRun(100, tc.f); got != tc.want {
 			t.Errorf("%s: %v allocations a call; want %v", tc.name, got, tc.want)

@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"strconv"
+	"sync/atomic"
 )
 
 // Do calls every function of fns concurrently and returns once all have
@@ -43,10 +44,14 @@ type doCall struct {
 	call
 	fns  []func(context.Context) error
 	outs []outcome // outs[i] written only by function i, read after wg.Wait
+
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i, in a goroutine that startN started.
-func (d *doCall) goroutine(i int) {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (d *doCall) goroutine(int) {
+	i := int(d.claimed.Add(1)) - 1
 	defer d.finish(i, &d.outs[i])
 	invokeErr(d.ctx(), site{&d.call, i}, d.fns[i], &d.outs[i])
 }

@@ -2,7 +2,10 @@
 
 package task
 
-import "context"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // Run2 calls f1 and f2 concurrently, f1 in a new goroutine and f2 on the
 // caller's, and returns their values in argument order once both have
@@ -51,12 +54,9 @@ type run2[T1, T2 any] struct {
 	r2   T2
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run2[T1, T2]) goroutine(i int) {
-	switch i {
-	case 0:
-		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
-	}
+// goroutine runs f1, in the goroutine startN started.
+func (s *run2[T1, T2]) goroutine(int) {
+	runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 }
 
 // Run3 is [Run2] for 3 functions.
@@ -90,17 +90,19 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 // run3 is the state of one Run3 call: its only allocation.
 type run3[T1, T2, T3 any] struct {
 	call
-	outs [3]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	r1   T1
-	r2   T2
-	r3   T3
+	outs    [3]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run3[T1, T2, T3]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run3[T1, T2, T3]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -142,19 +144,21 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 // run4 is the state of one Run4 call: its only allocation.
 type run4[T1, T2, T3, T4 any] struct {
 	call
-	outs [4]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
+	outs    [4]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run4[T1, T2, T3, T4]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run4[T1, T2, T3, T4]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -201,21 +205,23 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 // run5 is the state of one Run5 call: its only allocation.
 type run5[T1, T2, T3, T4, T5 any] struct {
 	call
-	outs [5]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
+	outs    [5]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run5[T1, T2, T3, T4, T5]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run5[T1, T2, T3, T4, T5]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -267,23 +273,25 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 // run6 is the state of one Run6 call: its only allocation.
 type run6[T1, T2, T3, T4, T5, T6 any] struct {
 	call
-	outs [6]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
+	outs    [6]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run6[T1, T2, T3, T4, T5, T6]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run6[T1, T2, T3, T4, T5, T6]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -340,25 +348,27 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 // run7 is the state of one Run7 call: its only allocation.
 type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	call
-	outs [7]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
+	outs    [7]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run7[T1, T2, T3, T4, T5, T6, T7]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run7[T1, T2, T3, T4, T5, T6, T7]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -420,27 +430,29 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 // run8 is the state of one Run8 call: its only allocation.
 type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	call
-	outs [8]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	f7   func(context.Context) (T7, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
-	r8   T8
+	outs    [8]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	f7      func(context.Context) (T7, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	r8      T8
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run8[T1, T2, T3, T4, T5, T6, T7, T8]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -507,29 +519,31 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 // run9 is the state of one Run9 call: its only allocation.
 type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
 	call
-	outs [9]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	f7   func(context.Context) (T7, error)
-	f8   func(context.Context) (T8, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
-	r8   T8
-	r9   T9
+	outs    [9]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	f7      func(context.Context) (T7, error)
+	f8      func(context.Context) (T8, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	r8      T8
+	r9      T9
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -601,31 +615,33 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 // run10 is the state of one Run10 call: its only allocation.
 type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
 	call
-	outs [10]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	f7   func(context.Context) (T7, error)
-	f8   func(context.Context) (T8, error)
-	f9   func(context.Context) (T9, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
-	r8   T8
-	r9   T9
-	r10  T10
+	outs    [10]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	f7      func(context.Context) (T7, error)
+	f8      func(context.Context) (T8, error)
+	f9      func(context.Context) (T9, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	r8      T8
+	r9      T9
+	r10     T10
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -702,33 +718,35 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 // run11 is the state of one Run11 call: its only allocation.
 type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
 	call
-	outs [11]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	f7   func(context.Context) (T7, error)
-	f8   func(context.Context) (T8, error)
-	f9   func(context.Context) (T9, error)
-	f10  func(context.Context) (T10, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
-	r8   T8
-	r9   T9
-	r10  T10
-	r11  T11
+	outs    [11]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	f7      func(context.Context) (T7, error)
+	f8      func(context.Context) (T8, error)
+	f9      func(context.Context) (T9, error)
+	f10     func(context.Context) (T10, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	r8      T8
+	r9      T9
+	r10     T10
+	r11     T11
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -810,35 +828,37 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 // run12 is the state of one Run12 call: its only allocation.
 type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
 	call
-	outs [12]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	f7   func(context.Context) (T7, error)
-	f8   func(context.Context) (T8, error)
-	f9   func(context.Context) (T9, error)
-	f10  func(context.Context) (T10, error)
-	f11  func(context.Context) (T11, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
-	r8   T8
-	r9   T9
-	r10  T10
-	r11  T11
-	r12  T12
+	outs    [12]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	f7      func(context.Context) (T7, error)
+	f8      func(context.Context) (T8, error)
+	f9      func(context.Context) (T9, error)
+	f10     func(context.Context) (T10, error)
+	f11     func(context.Context) (T11, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	r8      T8
+	r9      T9
+	r10     T10
+	r11     T11
+	r12     T12
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -925,37 +945,39 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 // run13 is the state of one Run13 call: its only allocation.
 type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
 	call
-	outs [13]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	f7   func(context.Context) (T7, error)
-	f8   func(context.Context) (T8, error)
-	f9   func(context.Context) (T9, error)
-	f10  func(context.Context) (T10, error)
-	f11  func(context.Context) (T11, error)
-	f12  func(context.Context) (T12, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
-	r8   T8
-	r9   T9
-	r10  T10
-	r11  T11
-	r12  T12
-	r13  T13
+	outs    [13]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	f7      func(context.Context) (T7, error)
+	f8      func(context.Context) (T8, error)
+	f9      func(context.Context) (T9, error)
+	f10     func(context.Context) (T10, error)
+	f11     func(context.Context) (T11, error)
+	f12     func(context.Context) (T12, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	r8      T8
+	r9      T9
+	r10     T10
+	r11     T11
+	r12     T12
+	r13     T13
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -1047,39 +1069,41 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 // run14 is the state of one Run14 call: its only allocation.
 type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] struct {
 	call
-	outs [14]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	f7   func(context.Context) (T7, error)
-	f8   func(context.Context) (T8, error)
-	f9   func(context.Context) (T9, error)
-	f10  func(context.Context) (T10, error)
-	f11  func(context.Context) (T11, error)
-	f12  func(context.Context) (T12, error)
-	f13  func(context.Context) (T13, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
-	r8   T8
-	r9   T9
-	r10  T10
-	r11  T11
-	r12  T12
-	r13  T13
-	r14  T14
+	outs    [14]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	f7      func(context.Context) (T7, error)
+	f8      func(context.Context) (T8, error)
+	f9      func(context.Context) (T9, error)
+	f10     func(context.Context) (T10, error)
+	f11     func(context.Context) (T11, error)
+	f12     func(context.Context) (T12, error)
+	f13     func(context.Context) (T13, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	r8      T8
+	r9      T9
+	r10     T10
+	r11     T11
+	r12     T12
+	r13     T13
+	r14     T14
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -1176,41 +1200,43 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 // run15 is the state of one Run15 call: its only allocation.
 type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any] struct {
 	call
-	outs [15]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	f7   func(context.Context) (T7, error)
-	f8   func(context.Context) (T8, error)
-	f9   func(context.Context) (T9, error)
-	f10  func(context.Context) (T10, error)
-	f11  func(context.Context) (T11, error)
-	f12  func(context.Context) (T12, error)
-	f13  func(context.Context) (T13, error)
-	f14  func(context.Context) (T14, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
-	r8   T8
-	r9   T9
-	r10  T10
-	r11  T11
-	r12  T12
-	r13  T13
-	r14  T14
-	r15  T15
+	outs    [15]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	f7      func(context.Context) (T7, error)
+	f8      func(context.Context) (T8, error)
+	f9      func(context.Context) (T9, error)
+	f10     func(context.Context) (T10, error)
+	f11     func(context.Context) (T11, error)
+	f12     func(context.Context) (T12, error)
+	f13     func(context.Context) (T13, error)
+	f14     func(context.Context) (T14, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	r8      T8
+	r9      T9
+	r10     T10
+	r11     T11
+	r12     T12
+	r13     T13
+	r14     T14
+	r15     T15
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
@@ -1312,43 +1338,45 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 // run16 is the state of one Run16 call: its only allocation.
 type run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16 any] struct {
 	call
-	outs [16]outcome
-	f1   func(context.Context) (T1, error)
-	f2   func(context.Context) (T2, error)
-	f3   func(context.Context) (T3, error)
-	f4   func(context.Context) (T4, error)
-	f5   func(context.Context) (T5, error)
-	f6   func(context.Context) (T6, error)
-	f7   func(context.Context) (T7, error)
-	f8   func(context.Context) (T8, error)
-	f9   func(context.Context) (T9, error)
-	f10  func(context.Context) (T10, error)
-	f11  func(context.Context) (T11, error)
-	f12  func(context.Context) (T12, error)
-	f13  func(context.Context) (T13, error)
-	f14  func(context.Context) (T14, error)
-	f15  func(context.Context) (T15, error)
-	r1   T1
-	r2   T2
-	r3   T3
-	r4   T4
-	r5   T5
-	r6   T6
-	r7   T7
-	r8   T8
-	r9   T9
-	r10  T10
-	r11  T11
-	r12  T12
-	r13  T13
-	r14  T14
-	r15  T15
-	r16  T16
+	outs    [16]outcome
+	f1      func(context.Context) (T1, error)
+	f2      func(context.Context) (T2, error)
+	f3      func(context.Context) (T3, error)
+	f4      func(context.Context) (T4, error)
+	f5      func(context.Context) (T5, error)
+	f6      func(context.Context) (T6, error)
+	f7      func(context.Context) (T7, error)
+	f8      func(context.Context) (T8, error)
+	f9      func(context.Context) (T9, error)
+	f10     func(context.Context) (T10, error)
+	f11     func(context.Context) (T11, error)
+	f12     func(context.Context) (T12, error)
+	f13     func(context.Context) (T13, error)
+	f14     func(context.Context) (T14, error)
+	f15     func(context.Context) (T15, error)
+	r1      T1
+	r2      T2
+	r3      T3
+	r4      T4
+	r5      T5
+	r6      T6
+	r7      T7
+	r8      T8
+	r9      T9
+	r10     T10
+	r11     T11
+	r12     T12
+	r13     T13
+	r14     T14
+	r15     T15
+	r16     T16
+	claimed atomic.Int32 // the functions the goroutines of startN have claimed
 }
 
-// goroutine runs function i+1 in a goroutine that startN started.
-func (s *run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]) goroutine(i int) {
-	switch i {
+// goroutine runs the next function no goroutine has claimed, in a
+// goroutine that startN started.
+func (s *run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]) goroutine(int) {
+	switch s.claimed.Add(1) - 1 {
 	case 0:
 		runAt(&s.call, 0, s.f1, &s.r1, &s.outs[0])
 	case 1:
