@@ -90,11 +90,13 @@ func runFloor(r *result32, wg *sync.WaitGroup, ctx context.Context, fn func(cont
 }
 
 // floorRows are the floors as rows of their own against the peer of
-// spawn16, for -paired -floors.
+// spawn16, and of newgroup1000 and newgroup16, for -paired -floors.
 var floorRows = []target{
 	{"spawn16-floor32", "floor: 32-byte results, 2 allocations a child", "peer", 0},
 	{"spawn16-floor96", "floor: 96-byte results, 3 allocations a child", "peer", 0},
 	{"spawn16-floor144", "floor: 144-byte results, 3 allocations a child", "peer", 0},
+	{"newgroup16-floor", "floor of NewGroup, 16: a WaitGroup, a goroutine a child", "peer", 0},
+	{"newgroup1000-floor", "floor of NewGroup, 1,000", "peer", 0},
 }
 
 func init() {
@@ -102,6 +104,9 @@ func init() {
 	rows["spawn16-floor32"] = row{task: spawnFloor(16), peer: peer}
 	rows["spawn16-floor96"] = row{task: spawnFloorOf(16, func() *result32 { return &new(result96).result32 }), peer: peer}
 	rows["spawn16-floor144"] = row{task: spawnFloorOf(16, func() *result32 { return &new(result144).result32 }), peer: peer}
+	for _, name := range []string{"newgroup16", "newgroup1000"} {
+		rows[name+"-floor"] = row{task: rows[name].floor, peer: rows[name].peer}
+	}
 	for _, name := range []string{"spawn16", "spawn1000"} {
 		r := rows[name]
 		r.floor = spawnFloor(map[string]int{"spawn16": 16, "spawn1000": 1000}[name])
