@@ -307,7 +307,8 @@ const (
 		"(the caller's context, the options and flags, the pointer to the cancellation state, the probes' " +
 		"end, the starter): what the floor, which neither cancels nor recovers, does not hold. The " +
 		"cancellation state is made when a function first fails or looks at its context: one allocation " +
-		"more for such a call. At N=16 the 24-byte go closures (the floor's are 48) make up for it. See " +
+		"more for such a call. At N=16 its goroutines all start at one 16-byte func value, where the floor " +
+		"makes a 48-byte closure for each, which makes up for it. See " +
 		"docs/performance.md."
 	whenEachWhy = "WhenEach's allocations per range: a range allocates nothing beyond WhenEach's own objects " +
 		"only where the compiler inlines WhenEach into the range (its cost is 79 of the inliner's 80); " +
