@@ -45,7 +45,7 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	return s.r1, s.r2, err
 }
 
-// run2 is the state of one Run2 call: its only allocation.
+// run2 is the state of one Run2 call, in one allocation.
 type run2[T1, T2 any] struct {
 	call
 	outs [2]outcome
@@ -87,7 +87,7 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	return s.r1, s.r2, s.r3, err
 }
 
-// run3 is the state of one Run3 call: its only allocation.
+// run3 is the state of one Run3 call, in one allocation.
 type run3[T1, T2, T3 any] struct {
 	call
 	outs    [3]outcome
@@ -141,7 +141,7 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	return s.r1, s.r2, s.r3, s.r4, err
 }
 
-// run4 is the state of one Run4 call: its only allocation.
+// run4 is the state of one Run4 call, in one allocation.
 type run4[T1, T2, T3, T4 any] struct {
 	call
 	outs    [4]outcome
@@ -202,7 +202,7 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	return s.r1, s.r2, s.r3, s.r4, s.r5, err
 }
 
-// run5 is the state of one Run5 call: its only allocation.
+// run5 is the state of one Run5 call, in one allocation.
 type run5[T1, T2, T3, T4, T5 any] struct {
 	call
 	outs    [5]outcome
@@ -270,7 +270,7 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, err
 }
 
-// run6 is the state of one Run6 call: its only allocation.
+// run6 is the state of one Run6 call, in one allocation.
 type run6[T1, T2, T3, T4, T5, T6 any] struct {
 	call
 	outs    [6]outcome
@@ -345,7 +345,7 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, err
 }
 
-// run7 is the state of one Run7 call: its only allocation.
+// run7 is the state of one Run7 call, in one allocation.
 type run7[T1, T2, T3, T4, T5, T6, T7 any] struct {
 	call
 	outs    [7]outcome
@@ -427,7 +427,7 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, err
 }
 
-// run8 is the state of one Run8 call: its only allocation.
+// run8 is the state of one Run8 call, in one allocation.
 type run8[T1, T2, T3, T4, T5, T6, T7, T8 any] struct {
 	call
 	outs    [8]outcome
@@ -516,7 +516,7 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, err
 }
 
-// run9 is the state of one Run9 call: its only allocation.
+// run9 is the state of one Run9 call, in one allocation.
 type run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any] struct {
 	call
 	outs    [9]outcome
@@ -612,7 +612,7 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, err
 }
 
-// run10 is the state of one Run10 call: its only allocation.
+// run10 is the state of one Run10 call, in one allocation.
 type run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any] struct {
 	call
 	outs    [10]outcome
@@ -715,7 +715,7 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, err
 }
 
-// run11 is the state of one Run11 call: its only allocation.
+// run11 is the state of one Run11 call, in one allocation.
 type run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any] struct {
 	call
 	outs    [11]outcome
@@ -825,7 +825,7 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, err
 }
 
-// run12 is the state of one Run12 call: its only allocation.
+// run12 is the state of one Run12 call, in one allocation.
 type run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any] struct {
 	call
 	outs    [12]outcome
@@ -942,7 +942,7 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, err
 }
 
-// run13 is the state of one Run13 call: its only allocation.
+// run13 is the state of one Run13 call, in one allocation.
 type run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any] struct {
 	call
 	outs    [13]outcome
@@ -1066,7 +1066,7 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, s.r14, err
 }
 
-// run14 is the state of one Run14 call: its only allocation.
+// run14 is the state of one Run14 call, in one allocation.
 type run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any] struct {
 	call
 	outs    [14]outcome
@@ -1197,7 +1197,7 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, s.r14, s.r15, err
 }
 
-// run15 is the state of one Run15 call: its only allocation.
+// run15 is the state of one Run15 call, in one allocation.
 type run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any] struct {
 	call
 	outs    [15]outcome
@@ -1335,7 +1335,7 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	return s.r1, s.r2, s.r3, s.r4, s.r5, s.r6, s.r7, s.r8, s.r9, s.r10, s.r11, s.r12, s.r13, s.r14, s.r15, s.r16, err
 }
 
-// run16 is the state of one Run16 call: its only allocation.
+// run16 is the state of one Run16 call, in one allocation.
 type run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16 any] struct {
 	call
 	outs    [16]outcome
