@@ -146,13 +146,33 @@ func (s *mapping[In, Out]) backlog() int { return max(0, len(s.in)-int(s.next.Lo
 // work takes inputs until there are none left, or until a failure or the
 // end of ctx stops the call (unless it keeps going).
 //
-// If a call of fn calls runtime.Goexit, this goroutine is unwinding: it
-// starts a worker to take its place before it goes (the new worker stops at
-// once if nothing is left), so that every input is still processed with
-// KeepGoing, however small the limit.
+// Without probes it calls fn itself, with recovered's work and end's in
+// its one deferred call (for cur, the input whose call runs), and none an
+// input: a call that panics or calls runtime.Goexit ends the worker.
+//
+// If a call of fn calls runtime.Goexit, or panics, this goroutine is
+// unwinding: it starts a worker to take its place before it goes (the new
+// worker stops at once if nothing is left), so that every input is still
+// processed with KeepGoing, however small the limit.
 func (s *mapping[In, Out]) work() {
 	exiting := true
-	defer func() { s.workerDone(exiting) }()
+	cur := -1     // the input whose call, made here, runs
+	var o outcome // how the call of cur ended
+	defer func() {
+		if cur >= 0 {
+			// The call of input cur did not return: it panicked (recovered
+			// here), or called Goexit.
+			if s.each != nil {
+				var none struct{}
+				settleExit(&none, &o, recover())
+			} else {
+				settleExit(&s.out[cur], &o, recover())
+			}
+			s.end(cur, &o, nil)
+			exiting = true
+		}
+		s.workerDone(exiting)
+	}()
 	// The caller's ctx stops the call unless it runs every input whatever
 	// happens (KeepGoing without Grace); see call.stopping. Under a budget
 	// the workers poll the budget's parent, as Map's poll the caller's ctx,
@@ -194,13 +214,28 @@ func (s *mapping[In, Out]) work() {
 		if i >= len(s.in) {
 			break
 		}
-		s.callAt(i, w)
+		if w != nil || probe.Load() != nil {
+			s.callAt(i, w)
+			continue
+		}
+		o = outcome{}
+		o.begin()
+		cur = i
+		if s.each != nil {
+			o.err = s.each(s.ctx(), s.in[i])
+		} else {
+			s.out[i], o.err = s.fn(s.ctx(), s.in[i])
+		}
+		cur = -1
+		o.state = endState(o.err)
+		s.end(i, &o, nil)
 	}
 	exiting = false
 }
 
-// callAt runs fn on input i. If fn calls runtime.Goexit, the deferred
-// record still runs, then work's deferred function.
+// callAt runs fn on input i with probes: for w, a Tracker's, or through
+// invoke. If fn calls runtime.Goexit, the deferred record still runs, then
+// work's deferred function.
 func (s *mapping[In, Out]) callAt(i int, w *probe.Worker) {
 	var o outcome
 	defer s.end(i, &o, w)
@@ -211,15 +246,6 @@ func (s *mapping[In, Out]) callAt(i int, w *probe.Worker) {
 		o.begin()
 		w.Begin(i)
 		invokeFn(w.Ctx, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &s.out[i], &o)
-		return
-	}
-	if probe.Load() == nil {
-		o.begin()
-		if s.each != nil {
-			invokeEach(s.ctx(), s.each, in, &o)
-		} else {
-			invokeArg(s.ctx(), s.fn, in, &s.out[i], &o)
-		}
 		return
 	}
 	if s.each != nil {

@@ -144,6 +144,45 @@ func TestMapPanicAndGoexit(t *testing.T) {
 	})
 }
 
+// TestMapKeepGoingPanics: with KeepGoing, every input of Map and ForEach is
+// processed, and each value and failure is where it belongs, when every
+// other call panics, whatever the limit; then the first panic is raised.
+// A call that panics ends its worker, which another takes the place of.
+func TestMapKeepGoingPanics(t *testing.T) {
+	for _, each := range []bool{false, true} {
+		for _, limit := range []int{1, 2, 3, -1} {
+			name := fmt.Sprintf("each=%v/limit=%d", each, limit)
+			var calls atomic.Int32
+			var got []int
+			e := endingOf(func() {
+				ins := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+				fn := func(_ context.Context, i int) (int, error) {
+					calls.Add(1)
+					if i%2 == 1 {
+						panic(fmt.Sprint("boom ", i))
+					}
+					return 10 * i, nil
+				}
+				if each {
+					ForEach(context.Background(), ins, limit, func(ctx context.Context, i int) error { _, err := fn(ctx, i); return err }, KeepGoing)
+					return
+				}
+				got, _ = Map(context.Background(), ins, limit, fn, KeepGoing, Settled)
+			})
+			if n := calls.Load(); n != 10 {
+				t.Errorf("%s: %d of 10 inputs processed", name, n)
+			}
+			pe, ok := e.panicVal.(*PanicError)
+			if !ok || pe.Value != "boom 1" {
+				t.Errorf("%s: ended %+v; want the panic of input 1 raised", name, e)
+			}
+			if got != nil {
+				t.Errorf("%s: Map returned %v; want nothing, a panic raised", name, got)
+			}
+		}
+	}
+}
+
 // TestMapKeepGoingGoexit: with KeepGoing, every input is processed even
 // when calls call runtime.Goexit, whatever the limit; then the Goexit is
 // repeated (issue 8, bug 2).

@@ -181,19 +181,27 @@ func (s *stream[In, Out]) makeRoom() {
 // calls until the stream stops, in the goroutine startAt started, counted
 // as spinning by whoever started it.
 //
-// If a call calls runtime.Goexit, this goroutine is unwinding (even when a
-// deferred function's panic was recovered on the way, and the call ended
-// as a panic): it starts a worker to take its place before it goes, as
-// Map's workers do (see call.workerDone). The replacement stops at once if
-// the stream has stopped, and close waits for it too.
+// Without probes the calls have no deferred call of their own (see call):
+// this goroutine's recovers a panic of the call that runs (direct). If a
+// call panics so, or calls runtime.Goexit, this goroutine is unwinding
+// (for a Goexit, even when a deferred function's panic was recovered on
+// the way, and the call ended as a panic): it starts a worker to take its
+// place before it goes, as Map's workers do (see call.workerDone). The
+// replacement stops at once if the stream has stopped, and close waits for
+// it too.
 func (s *stream[In, Out]) goroutine(int) {
-	cur := -1 // the slot whose call runs
+	cur := -1      // the slot whose call runs
+	direct := true // the call of cur has no deferred call of its own
 	defer func() {
 		if cur < 0 {
 			s.c.workerDone(false)
 			return
 		}
-		// A Goexit in the call of slot cur: it has ended.
+		// The call of slot cur did not return: it has ended.
+		if direct {
+			sl := &s.slots[cur]
+			settleExit(&sl.out, &sl.o, recover())
+		}
 		s.end(cur)
 		s.h.spinning.Add(1) // the replacement starts spinning
 		s.c.workerDone(true)
@@ -211,8 +219,8 @@ func (s *stream[In, Out]) goroutine(int) {
 		for ok {
 			// The next inputs are taken without spinning: when the calls
 			// return at once, this worker makes them all.
-			cur = k
-			s.call(k)
+			cur, direct = k, probe.Load() == nil
+			s.call(k, direct)
 			cur = -1
 			k, ok = h.claim()
 		}
@@ -236,9 +244,11 @@ func (s *stream[In, Out]) stopping() bool {
 
 // call makes the call of slot k, unless the stream has failed or broken
 // out, or stopped taking new work (ctx ended), since it was handed over,
-// and publishes its end. If the call calls runtime.Goexit, goroutine's
-// deferred function publishes it, with end.
-func (s *stream[In, Out]) call(k int) {
+// and publishes its end. If direct, it calls fn with no deferred call of
+// its own; else through invoke, for the probes. If the call does not
+// return (a panic, when direct, or a Goexit), goroutine's deferred function
+// publishes its end, with end.
+func (s *stream[In, Out]) call(k int, direct bool) {
 	sl := &s.slots[k]
 	in := sl.in
 	sl.in = *new(In) // do not keep the input alive
@@ -250,9 +260,10 @@ func (s *stream[In, Out]) call(k int) {
 	// One test when nothing happened; leaves decides otherwise.
 	if (s.c.flags.Load()&(flagFailed|flagHalted) == 0 && !isDone(s.c.parent, s.done) && (s.c.outer == nil || !closedChan(s.c.outer))) ||
 		!s.leaves(sl, i) {
-		if probe.Load() == nil {
+		if direct {
 			sl.o.begin()
-			invokeArg(s.c.ctx(), s.fn, in, &sl.out, &sl.o)
+			sl.out, sl.o.err = s.fn(s.c.ctx(), in)
+			sl.o.state = endState(sl.o.err)
 		} else {
 			invoke(s.c.ctx(), site{&s.c, i}, func(ctx context.Context) (Out, error) { return s.fn(ctx, in) }, &sl.out, &sl.o)
 		}
@@ -282,8 +293,9 @@ func (s *stream[In, Out]) leaves(sl *seqSlot[In, Out], i int) bool {
 	return false
 }
 
-// end records and publishes the end of the call of slot k, which called
-// runtime.Goexit. Nothing of the slot is touched after.
+// end records and publishes the end of the call of slot k, which did not
+// return: it panicked, or called runtime.Goexit. Nothing of the slot is
+// touched after.
 func (s *stream[In, Out]) end(k int) {
 	i := s.slots[k].index
 	s.c.ended(i, &s.slots[k].o)

@@ -450,7 +450,7 @@ func TestMapSeqKeepGoingProcessesEveryInput(t *testing.T) {
 // worker dies, at every limit, in both forms (TestMain checks that no
 // worker outlives the tests).
 func TestMapSeqWorkersReplaced(t *testing.T) {
-	for _, ending := range []string{"goexit", "goexit then panic"} {
+	for _, ending := range []string{"goexit", "goexit then panic", "panic"} {
 		for _, ordered := range []bool{true, false} {
 			for limit := 1; limit <= 3; limit++ {
 				var calls atomic.Int32
@@ -461,8 +461,11 @@ func TestMapSeqWorkersReplaced(t *testing.T) {
 				e := endingOf(func() {
 					for range seq(context.Background(), slices.Values(make([]int, 20)), limit, func(ctx context.Context, _ int) (int, error) {
 						if calls.Add(1)%2 == 0 {
-							if ending == "goexit" {
+							switch ending {
+							case "goexit":
 								runtime.Goexit()
+							case "panic":
+								panic("boom")
 							}
 							return goexitThenPanic(ctx)
 						}

@@ -91,9 +91,9 @@ func (o outcome) probed() probe.Outcome {
 // function of a RunN run in a goroutine), childTask.startFree (a child of
 // Spawn in a group without a limit) and Group.goOpen (a child of Group.Go
 // in an open group) do the same in their own frame, with recovered's work
-// in their one deferred call, and Map's, ForEach's and MapSeq's calls go
-// through invokeArg and invokeEach, invokeFn's forms for a function of
-// one input.
+// in their one deferred call, and the workers of Map, ForEach
+// (mapping.work) and MapSeq (stream.goroutine) call the function of each
+// input with none: their own deferred call recovers.
 //
 // Before calling fn, invoke records a Goexit (exited, [ErrGoexit]): if fn
 // calls runtime.Goexit, invoke never returns, and that record is what the
@@ -217,23 +217,6 @@ func tracked(e probe.Ender, o *outcome) {
 func invokeFn[T any](ctx context.Context, fn func(context.Context) (T, error), v *T, o *outcome) {
 	defer recovered(v, o)
 	*v, o.err = fn(ctx)
-	o.state = endState(o.err)
-}
-
-// invokeArg is invokeFn for a function of one input, Map's or MapSeq's,
-// without a closure around it: the path of every input without probes.
-func invokeArg[In, Out any](ctx context.Context, fn func(context.Context, In) (Out, error), in In, v *Out, o *outcome) {
-	defer recovered(v, o)
-	*v, o.err = fn(ctx, in)
-	o.state = endState(o.err)
-}
-
-// invokeEach is invokeArg for a function of ForEach, which returns only an
-// error.
-func invokeEach[In any](ctx context.Context, fn func(context.Context, In) error, in In, o *outcome) {
-	var none struct{}
-	defer recovered(&none, o)
-	o.err = fn(ctx, in)
 	o.state = endState(o.err)
 }
 
