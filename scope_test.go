@@ -641,6 +641,12 @@ func TestSpawnAfterScopeEnds(t *testing.T) {
 // closes done a second time: "panic: close of closed channel" on the
 // child's goroutine, which crashes the program. Run in a subprocess; it
 // takes a few thousand Scopes to hit on 2 cores.
+//
+// The spawner holds back while more than a window of its children have
+// not returned: Scope is over only once every child spawned has returned,
+// so a spawner that outruns its children (as it did when a probe made
+// each child slower: TASKDUMP_ON=1 under -race) keeps Scope waiting while
+// their number grows without bound, until the memory runs out.
 func TestScopeSpawnRacingReturn(t *testing.T) {
 	if os.Getenv("TASKTUPLE_SPAWN_RACE") == "1" {
 		spawnRacingReturn(t)
@@ -666,13 +672,18 @@ func spawnRacingReturn(t *testing.T) {
 	}
 	for i := range n {
 		var returned atomic.Bool
-		var late atomic.Int32
+		var late, running atomic.Int32
 		spawner := make(chan any, 1)
 		Scope(context.Background(), func(ctx context.Context, g *Group) (int, error) {
 			go func() {
 				defer func() { spawner <- recover() }()
 				for {
+					for running.Load() > 64 {
+						runtime.Gosched()
+					}
+					running.Add(1)
 					Spawn(g, func(context.Context) (int, error) {
+						defer running.Add(-1)
 						if returned.Load() {
 							late.Add(1)
 						}
