@@ -319,6 +319,11 @@ func (g *Group) nextQueued() child {
 		return nil
 	}
 	g.mu.Lock()
+	if g.failedSince() {
+		g.mu.Unlock()
+		g.cancelQueue()
+		return nil
+	}
 	defer g.mu.Unlock()
 	if g.lim.running >= g.limit.Load() {
 		return nil

@@ -4,6 +4,7 @@ package task
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -60,6 +61,34 @@ func TestSpawnAtLimit(t *testing.T) {
 					t.Fatalf("%s: Wait = %v, ran %v; want nil, true", name, err, ran.Load())
 				}
 			})
+		}
+	}
+}
+
+// A child that fails frees its slot: a spawner that takes that slot must
+// find the failure, and start nothing (SetLimit: after a failure that
+// cancels the group, a child never starts). The spawner's Go races with
+// the failure here; in whatever order they come, B never runs: before the
+// failure, Go blocks at the limit (BlockAtLimit) or queues B, and after it
+// refuses B.
+func TestFailedSlotStartsNothing(t *testing.T) {
+	errA := errors.New("A failed")
+	for _, block := range []bool{false, true} {
+		var opts []Option
+		if block {
+			opts = []Option{BlockAtLimit}
+		}
+		for range 3000 {
+			g, _ := NewGroup(context.Background(), opts...)
+			g.SetLimit(1)
+			gate := make(chan struct{})
+			g.Go(func(context.Context) error { <-gate; return errA })
+			var ran atomic.Bool
+			close(gate)
+			g.Go(func(context.Context) error { ran.Store(true); return nil })
+			if err := g.Wait(); !errors.Is(err, errA) || ran.Load() {
+				t.Fatalf("BlockAtLimit %v: Wait = %v, B ran %v; want A's failure, false", block, err, ran.Load())
+			}
 		}
 	}
 }

@@ -246,10 +246,25 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 			g.mu.Unlock()
 			return false
 		}
+		if g.failedSince() {
+			g.mu.Unlock()
+			g.refuse(mk(), refusedFailed)
+			g.leave()
+			return false
+		}
 		g.lim.running++
 		g.mu.Unlock()
 	}
 	return true
+}
+
+// failedSince reports, under mu, whether a failure that refuses children
+// came after admit's first look: a failing child frees its slot (under mu)
+// after it notes the failure (flagFailing), so a spawner that finds that
+// slot free finds the failure too, and must not start a child in it. The
+// caller holds mu.
+func (g *Group) failedSince() bool {
+	return g.c.flags.Load()&(flagFailed|flagFailing) != 0 && g.refusal() == refusedFailed
 }
 
 // open reports whether a child may start at once, with no look at the
