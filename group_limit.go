@@ -319,7 +319,7 @@ func (g *Group) nextQueued() child {
 		return nil
 	}
 	g.mu.Lock()
-	if g.failedSince() {
+	if g.refusedSince() != admitted {
 		g.mu.Unlock()
 		g.cancelQueue()
 		return nil

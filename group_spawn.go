@@ -246,9 +246,9 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 			g.mu.Unlock()
 			return false
 		}
-		if g.failedSince() {
+		if r := g.refusedSince(); r != admitted {
 			g.mu.Unlock()
-			g.refuse(mk(), refusedFailed)
+			g.refuse(mk(), r)
 			g.leave()
 			return false
 		}
@@ -258,13 +258,16 @@ func (g *Group) admit(hasSlot bool, mk func() child) bool {
 	return true
 }
 
-// failedSince reports, under mu, whether a failure that refuses children
-// came after admit's first look: a failing child frees its slot (under mu)
-// after it notes the failure (flagFailing), so a spawner that finds that
-// slot free finds the failure too, and must not start a child in it. The
-// caller holds mu.
-func (g *Group) failedSince() bool {
-	return g.c.flags.Load()&(flagFailed|flagFailing) != 0 && g.refusal() == refusedFailed
+// refusedSince is refusal, under mu, once admit's first look has admitted
+// a child: a failing child frees its slot (under mu) after it notes the
+// failure (flagFailing), so a spawner that finds that slot free finds the
+// failure too, and must not start a child in it. Without a failure it
+// tests one word: a stop frees no slot. The caller holds mu.
+func (g *Group) refusedSince() refusal {
+	if g.c.flags.Load()&(flagFailed|flagFailing) == 0 {
+		return admitted
+	}
+	return g.refusal()
 }
 
 // open reports whether a child may start at once, with no look at the
