@@ -1103,9 +1103,11 @@ func (st *simState) apply(x step) {
 // ready fail in goroutines of their own, and either may be recorded first,
 // so the model accepts either. Every step that does not end in a failure
 // and does not take a child has been taken before (free takes those
-// first), so a failure that one of them enables is among those ready; a
-// child that a free slot or a waiter may take while a sibling fails is a
-// branch of its own (see branches), where its failure is ready alongside.
+// first), but one that races with the failure (see seesFailure), a branch
+// of its own; so a failure that one of them enables is among those ready.
+// A child that a free slot or a waiter may take while a sibling fails is a
+// branch of its own too (see branches), where its failure is ready
+// alongside.
 // Failures of later settles come after: the test waits for every goroutine
 // to settle before it releases the next position.
 func (st *simState) noteFirst() {
@@ -1135,8 +1137,9 @@ func (st *simState) positionOf(x step) (int, bool) {
 // run takes the steps that do not depend on the interleaving, until only
 // steps that race are left: the others commute with every step. Steps
 // race when one ends in a failure (which drops the children waiting)
-// while a free slot can take one; or when a free slot and a waiter both
-// want the first waiting child.
+// while a free slot can take one, or while a function that waits for the
+// stop returns (a failure cancels its ctx); or when a free slot and a
+// waiter both want the first waiting child.
 func (st *simState) run() {
 	for {
 		// The slots that nothing is left to take end; the waiters pass the
@@ -1156,16 +1159,22 @@ func (st *simState) run() {
 
 // free returns a step that does not race with the others, if any: first
 // a step that ends nothing in a failure and takes no child (they free the
-// slots that may race for a child), then a failure if no child can be
-// taken, or a take if nothing fails and no one else wants that child.
+// slots that may race for a child), unless a failure ready alongside would
+// change how it ends (see seesFailure); then a failure if no child can be
+// taken and no such step is ready, or a take if nothing fails and no one
+// else wants that child.
 func (st *simState) free(steps []step) (step, bool) {
-	failing, taking := false, false
+	failing, taking, racing := false, false, false
+	for _, x := range steps {
+		failing = failing || x.fails
+	}
 	for _, x := range steps {
 		switch {
 		case x.fails:
-			failing = true
 		case x.what == stepTake || x.what == stepWaiterTake:
 			taking = true
+		case failing && st.seesFailure(x):
+			racing = true
 		default:
 			return x, true
 		}
@@ -1173,7 +1182,7 @@ func (st *simState) free(steps []step) (step, bool) {
 	for _, x := range steps {
 		switch {
 		case x.fails:
-			if !taking {
+			if !taking && !racing {
 				return x, true
 			}
 		case x.what == stepTake:
@@ -1188,6 +1197,16 @@ func (st *simState) free(steps []step) (step, bool) {
 		}
 	}
 	return step{}, false
+}
+
+// seesFailure reports whether step x, which ends nothing in a failure,
+// would end otherwise after a failure: a function that waits for the stop
+// (kWaitStop) and returns its ctx's error, nil while the failure has not
+// canceled the ctx; it races with the failure.
+func (st *simState) seesFailure(x step) bool {
+	p, ok := st.positionOf(x)
+	return ok && p >= 0 && (x.what == stepReturn || x.what == stepInline) &&
+		st.s.kinds[p] == kWaitStop && !st.ctxDone() && !st.s.opt(keepGoing)
 }
 
 // branches returns the states that the steps that race lead to.
