@@ -314,12 +314,10 @@ func (g *Group) nextQueued() child {
 	if g.limit.Load() == 0 {
 		return nil
 	}
-	if g.refusal() != admitted {
-		g.cancelQueue()
-		return nil
-	}
 	g.mu.Lock()
-	if g.refusedSince() != admitted {
+	// Under mu, where a failing child frees its slot only after it has
+	// noted the failure (see refusedSince).
+	if g.refusal() != admitted {
 		g.mu.Unlock()
 		g.cancelQueue()
 		return nil
