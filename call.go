@@ -30,21 +30,24 @@ type call struct {
 
 	cs atomic.Pointer[cancelState] // nil until needed (see cancels)
 
-	gr    *graceful       // with Grace: the grace period
-	outer <-chan struct{} // Map, Scope, MapSeq: the Stopping of the call it is nested in, if any
-
 	end func(error) // the probes' end of the call, when probes are installed
-	st  starter     // runs the functions by position, in the goroutines startN and startAt start
 }
 
 // A cancelState makes and cancels the child context of a call. RunN and
 // Do make it when first needed: a call whose functions neither fail nor
 // look at their context has none. The other calls hold one in their state.
+// It also holds what only some calls have, so that a RunN's state does not
+// carry it: Grace's state, and the stop of a call it is nested in.
 type cancelState struct {
 	mu     sync.Mutex // guards child, cancel and first (and a Map's list of failures)
 	child  context.Context
 	cancel context.CancelCauseFunc
 	first  error // the cause of cancellation: the first failure's *PositionError, ErrLost, or context.Canceled once the call returns (unless flagReturned stands for it)
+
+	// Set as the call starts, before any function runs, and never after:
+	// a call that has either makes its cancelState then.
+	gr    *graceful       // with Grace: the grace period
+	outer <-chan struct{} // Map, Scope, MapSeq: the Stopping of the call it is nested in, if any
 }
 
 // cancels returns the call's cancelState, making it if there is none.
@@ -57,6 +60,22 @@ func (c *call) cancels() *cancelState {
 		return x
 	}
 	return c.cs.Load()
+}
+
+// grace returns the call's grace period, or nil without Grace.
+func (c *call) grace() *graceful {
+	if x := c.cs.Load(); x != nil {
+		return x.gr
+	}
+	return nil
+}
+
+// outer returns the Stopping of the call c is nested in, or nil.
+func (c *call) outer() <-chan struct{} {
+	if x := c.cs.Load(); x != nil {
+		return x.outer
+	}
+	return nil
 }
 
 // first is the cause of the call's cancellation; the caller has seen
@@ -130,15 +149,15 @@ func (c *call) limited(limit, inputs int) {
 
 // callEnd tells the probes, if any, that the call returns with err.
 func (c *call) callEnd(err error) {
-	if c.gr != nil || c.end != nil {
+	if c.end != nil || c.cs.Load() != nil {
 		c.callEndSlow(err)
 	}
 }
 
-// callEndSlow is callEnd with Grace or probes, out of line so that callEnd
-// is inlined.
+// callEndSlow is callEnd with a cancelState, which Grace makes, or probes,
+// out of line so that callEnd is inlined.
 func (c *call) callEndSlow(err error) {
-	if c.gr != nil {
+	if c.grace() != nil {
 		c.releaseGrace()
 	}
 	if c.end != nil {
@@ -213,20 +232,20 @@ func (c *call) name() string {
 }
 
 // initKind prepares c for a call of kind, tells the probes it begins, and,
-// with Grace, prepares its grace period. cs is the cancelState the call's
-// state holds; nil makes one when needed. The caller adds to c.wg one
-// count per goroutine that calls finish.
+// with Grace, prepares its grace period. st runs the call's functions (nil
+// for a Group). cs is the cancelState the call's state holds; nil makes
+// one when needed. The caller adds to c.wg one count per goroutine that
+// calls finish.
 func (c *call) initKind(parent context.Context, o optSet, kind callKind, st starter, cs *cancelState) {
 	c.parent = parent
 	c.opts = uint8(o & (1<<graceShift - 1))
 	if cs != nil {
 		c.cs.Store(cs)
 	}
-	c.st = st
 	c.kind = kind
 	c.begin()
 	if d := o.grace(); d > 0 {
-		c.startGrace(d)
+		c.startGrace(d, st)
 	}
 }
 
@@ -246,7 +265,7 @@ func (c *call) ctx() context.Context {
 // breaks). Such a call gives its functions the caller's ctx itself, and
 // does not stop taking work for the caller's ctx alone.
 func (c *call) runsEverything() bool {
-	return c.keepGoing() && c.gr == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered
+	return c.keepGoing() && c.grace() == nil && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered
 }
 
 // A starter runs the functions of a call: goroutine(i) runs function i in
@@ -255,10 +274,10 @@ func (c *call) runsEverything() bool {
 // starter whose goroutines are all alike, as Map's workers).
 type starter interface{ goroutine(i int) }
 
-// startN starts n goroutines, each of which runs a function of the call
-// that none has claimed (goroutine(-1)): every goroutine starts at one func
-// value, made once, where a goroutine started at a function of its own
-// position would need a closure of its own.
+// startN starts n goroutines, each of which runs a function of the call st
+// runs that none has claimed (goroutine(-1)): every goroutine starts at one
+// func value, made once, where a goroutine started at a function of its
+// own position would need a closure of its own.
 //
 // It is not generic on purpose, and neither is the function its goroutines
 // start at: the runtime reads the name of that function when a goroutine
@@ -266,40 +285,33 @@ type starter interface{ goroutine(i int) }
 // one spells out the shape of every type argument. Every goroutine of the
 // package that runs a function of a generic type starts here, at startAt,
 // or at another non-generic function.
-func (c *call) startN(n int) {
+func startN(st starter, n int) {
 	if n == 0 {
 		return
 	}
-	f := c.runClaimed
+	f := func() { st.goroutine(-1) }
 	for range n {
 		go f()
 	}
 }
 
-// runClaimed runs the next function not claimed, in a goroutine startN
-// started.
-func (c *call) runClaimed() { c.st.goroutine(-1) }
-
-// startAt starts function i in a new goroutine.
-func (c *call) startAt(i int) {
-	go c.run(i)
+// startAt starts function i of the call st runs in a new goroutine.
+func startAt(st starter, i int) {
+	go st.goroutine(i)
 }
 
-// workerDone counts a worker of c out of c.wg. If exiting, the worker is
-// unwinding from a runtime.Goexit of a function it ran (a recovered panic
-// on the way included): it first starts a worker at position 0 to take its
-// place, counted in before it is counted out, so that a wait on c.wg waits
-// for the replacement too.
-func (c *call) workerDone(exiting bool) {
+// workerDone counts a worker of c, which st runs, out of c.wg. If exiting,
+// the worker is unwinding from a runtime.Goexit of a function it ran (a
+// recovered panic on the way included): it first starts a worker at
+// position 0 to take its place, counted in before it is counted out, so
+// that a wait on c.wg waits for the replacement too.
+func (c *call) workerDone(st starter, exiting bool) {
 	if exiting {
 		c.wg.Add(1)
-		c.startAt(0)
+		startAt(st, 0)
 	}
 	c.wg.Done()
 }
-
-// run runs function i, in the goroutine startAt started.
-func (c *call) run(i int) { c.st.goroutine(i) }
 
 // runAt runs function i of a RunN, in the goroutine startN started, and
 // records how it ended in o.
@@ -474,8 +486,8 @@ func (c *call) childCtx() context.Context {
 // Deadline is the parent's deadline, plus the grace period if any.
 func (c *call) Deadline() (time.Time, bool) {
 	d, ok := c.parent.Deadline()
-	if ok && c.gr != nil {
-		d = d.Add(c.gr.d)
+	if g := c.grace(); ok && g != nil {
+		d = d.Add(g.d)
 	}
 	return d, ok
 }
@@ -486,7 +498,7 @@ func (c *call) Done() <-chan struct{} { return c.childCtx().Done() }
 // Err is the child context's error. Until a function has failed it is the
 // parent's, and no child is made for it.
 func (c *call) Err() error {
-	if c.gr != nil && c.gr.cut.Load() {
+	if g := c.grace(); g != nil && g.cut.Load() {
 		// The grace period ended: the functions were stopped by the
 		// caller's ctx, as without one.
 		return c.parent.Err()

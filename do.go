@@ -34,7 +34,7 @@ func Do(ctx context.Context, fns ...func(context.Context) error) error {
 	d.initKind(ctx, 0, kindDo, d, nil)
 	n := len(fns)
 	d.wg.Add(n - 1)
-	d.startN(n - 1)
+	startN(d, n-1)
 	runLast(&d.call, d.outs, func(ctx context.Context) (struct{}, error) { return struct{}{}, fns[n-1](ctx) }, new(struct{}))
 	return d.wait(d.outs)
 }

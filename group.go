@@ -103,7 +103,7 @@ func (g *Group) init(ctx context.Context, o optSet, kind callKind) {
 	g.parentDone = g.c.parent.Done()
 	g.c.countBacklog(g)
 	g.c.watchOuter()
-	g.quiet.Store(g.parentDone == nil && g.c.outer == nil)
+	g.quiet.Store(g.parentDone == nil && g.cs.outer == nil)
 	g.made.Store(true)
 }
 

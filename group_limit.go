@@ -101,7 +101,7 @@ func (g *Group) blockForSlot(mk func() child) bool {
 		select {
 		case <-g.lim.slotFree:
 		case <-done:
-		case <-g.c.outer:
+		case <-g.cs.outer:
 		}
 		g.mu.Lock()
 		g.lim.blocked--

@@ -277,7 +277,7 @@ func (g *Group) refusedSince() refusal {
 func (g *Group) open() bool {
 	return g.limit.Load() == 0 &&
 		g.c.flags.Load()&(flagHalted|flagFailed|flagFailing) == 0 &&
-		!closedChan(g.c.outer) && !isDone(g.c.parent, g.parentDone)
+		!closedChan(g.cs.outer) && !isDone(g.c.parent, g.parentDone)
 }
 
 // openQuiet is open for a group with no limit, under a ctx that is never

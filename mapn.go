@@ -72,7 +72,7 @@ func mapN[In, Out any](kind callKind, ctx context.Context, inputs []In, limit in
 	s.limited(limit, len(inputs))
 	s.watchOuter()
 	s.wg.Add(workers)
-	s.startN(workers)
+	startN(s, workers)
 	if b == nil {
 		s.settle()
 	} else {
@@ -171,7 +171,7 @@ func (s *mapping[In, Out]) work() {
 			s.end(cur, &o, nil)
 			exiting = true
 		}
-		s.workerDone(exiting)
+		s.workerDone(s, exiting)
 	}()
 	// The caller's ctx stops the call unless it runs every input whatever
 	// happens (KeepGoing without Grace); see call.stopping. Under a budget
@@ -183,7 +183,7 @@ func (s *mapping[In, Out]) work() {
 		polled = b.parent
 	}
 	var done <-chan struct{}
-	if !s.keepGoing() || s.gr != nil {
+	if !s.keepGoing() || s.cs.gr != nil {
 		done = polled.Done()
 	}
 	failFast := !s.keepGoing()
@@ -202,7 +202,7 @@ func (s *mapping[In, Out]) work() {
 			break
 		}
 		if f := s.flags.Load(); f&flagHalted != 0 || f&flagBudget != 0 && s.parent.Err() != nil ||
-			isDone(polled, done) || closedChan(s.outer) {
+			isDone(polled, done) || closedChan(s.cs.outer) {
 			s.stopped.Store(true)
 			exiting = false
 			return

@@ -70,7 +70,7 @@ func mapSeq[In, Out any](name string, ctx context.Context, inputs iter.Seq[In], 
 // newStream prepares a range over the calls, which yields to yield.
 func newStream[In, Out any](ctx context.Context, kind callKind, limit int, fn func(context.Context, In) (Out, error), o optSet, ordered bool, yield func(Out, error) bool) *stream[In, Out] {
 	s := &stream[In, Out]{fn: fn, keepGoing: o&keepGoing != 0, yield: yield}
-	s.h.init(&s.c, limit, ordered)
+	s.h.init(&s.c, s, limit, ordered)
 	s.slots = make([]seqSlot[In, Out], s.h.slots())
 	s.c.initKind(ctx, o, kind, s, &s.cs)
 	s.c.limited(limit, -1)
@@ -131,7 +131,7 @@ func (s *stream[In, Out]) run(inputs iter.Seq[In]) {
 		// One test when nothing happened (failedFirst implies
 		// flagFailed); endsPull decides otherwise.
 		if (s.broke || s.ctxEnded || s.fatal || s.c.flags.Load()&(flagFailed|flagHalted) != 0 ||
-			isDone(s.c.parent, s.done) || (s.c.outer != nil && closedChan(s.c.outer))) && s.endsPull() {
+			isDone(s.c.parent, s.done) || (s.cs.outer != nil && closedChan(s.cs.outer))) && s.endsPull() {
 			break // in was pulled and is never called
 		}
 		k := h.free()
@@ -194,7 +194,7 @@ func (s *stream[In, Out]) goroutine(int) {
 	direct := true // the call of cur has no deferred call of its own
 	defer func() {
 		if cur < 0 {
-			s.c.workerDone(false)
+			s.c.workerDone(s, false)
 			return
 		}
 		// The call of slot cur did not return: it has ended.
@@ -204,7 +204,7 @@ func (s *stream[In, Out]) goroutine(int) {
 		}
 		s.end(cur)
 		s.h.spinning.Add(1) // the replacement starts spinning
-		s.c.workerDone(true)
+		s.c.workerDone(s, true)
 	}()
 	h := &s.h
 	for {
@@ -239,7 +239,7 @@ func (s *stream[In, Out]) failedAfter(i int) bool {
 // once and not selected on when nil: a MapSeq watches ctx also with
 // KeepGoing.
 func (s *stream[In, Out]) stopping() bool {
-	return s.c.isHalted() || isDone(s.c.parent, s.done) || (s.c.outer != nil && closedChan(s.c.outer))
+	return s.c.isHalted() || isDone(s.c.parent, s.done) || (s.cs.outer != nil && closedChan(s.cs.outer))
 }
 
 // call makes the call of slot k, unless the stream has failed or broken
@@ -258,7 +258,7 @@ func (s *stream[In, Out]) call(k int, direct bool) {
 	// an input before this one: an input handed over before a later one
 	// failed is made, as Map makes the inputs its workers took.
 	// One test when nothing happened; leaves decides otherwise.
-	if (s.c.flags.Load()&(flagFailed|flagHalted) == 0 && !isDone(s.c.parent, s.done) && (s.c.outer == nil || !closedChan(s.c.outer))) ||
+	if (s.c.flags.Load()&(flagFailed|flagHalted) == 0 && !isDone(s.c.parent, s.done) && (s.cs.outer == nil || !closedChan(s.cs.outer))) ||
 		!s.leaves(sl, i) {
 		if direct {
 			sl.o.begin()
@@ -452,6 +452,7 @@ func (s *stream[In, Out]) close() {
 // parking at once).
 type handoff struct {
 	c       *call
+	st      starter // the stream: what its workers run
 	ordered bool
 	limit   int
 	window  int // the most inputs handed over and not yet taken back: 2×limit in order, limit unordered
@@ -484,8 +485,8 @@ type handoff struct {
 }
 
 // init prepares h for the calls of c.
-func (h *handoff) init(c *call, limit int, ordered bool) {
-	h.c, h.ordered, h.limit = c, ordered, limit
+func (h *handoff) init(c *call, st starter, limit int, ordered bool) {
+	h.c, h.st, h.ordered, h.limit = c, st, ordered, limit
 	h.window = limit
 	if ordered {
 		h.window = 2 * limit
@@ -588,7 +589,7 @@ func (h *handoff) wakeWorker() {
 		if h.workers.CompareAndSwap(n, n+1) {
 			h.spinning.Add(1)
 			h.c.wg.Add(1)
-			h.c.startAt(0)
+			startAt(h.st, 0)
 			return
 		}
 	}

@@ -130,7 +130,7 @@ func (r *racer[T]) launch(i int, always bool) bool {
 	}
 	r.lanes[i] = l
 	r.wg.Add(1)
-	r.startAt(i)
+	startAt(r, i)
 	return true
 }
 

@@ -45,7 +45,7 @@ func (c *call) classify(o *outcome) {
 	switch {
 	case stoppedBy(o.err, c.parent):
 		o.stop = stopCtx
-	case (c.isHalted() || closedChan(c.outer)) && errors.Is(o.err, ErrStopped):
+	case (c.isHalted() || closedChan(c.outer())) && errors.Is(o.err, ErrStopped):
 		// A call nested in the function stopped taking new work when
 		// this call did: the function was stopped as by the caller's ctx.
 		o.stop = stopCtx

@@ -8,13 +8,13 @@ import (
 )
 
 // TestRunStateSize: the state of Run2 over two words, its one allocation,
-// stays in the 160-byte size class; a child of a Scope over a word in the
+// stays in the 128-byte size class; a child of a Scope over a word in the
 // 80-byte one, and with its extra (a limited group's, or a Named
 // function's) in the 144-byte one: the bytes a call costs do not grow
 // unseen. (Smaller on 32-bit platforms.)
 func TestRunStateSize(t *testing.T) {
-	if n := unsafe.Sizeof(run2[int, int]{}); n > 160 {
-		t.Errorf("run2[int, int] is %d bytes; want at most 160", n)
+	if n := unsafe.Sizeof(run2[int, int]{}); n > 128 {
+		t.Errorf("run2[int, int] is %d bytes; want at most 128", n)
 	}
 	if n := unsafe.Sizeof(childTask[int]{}); n > 80 {
 		t.Errorf("childTask[int] is %d bytes; want at most 80", n)

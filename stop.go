@@ -75,12 +75,12 @@ type backlog interface{ backlog() int }
 // functions get a child of the caller's ctx that the caller's cancellation
 // does not reach, and that carries the stopping channel; when the caller's
 // ctx is done, the stop begins.
-func (c *call) startGrace(d time.Duration) {
+func (c *call) startGrace(d time.Duration, st starter) {
 	g := &graceful{d: d, stopping: make(chan struct{})}
-	g.work, _ = c.st.(backlog) // Map's: set before the watch starts
-	c.gr = g
-	base := context.WithValue(context.WithoutCancel(c.parent), stoppingKey{}, g.stopping)
+	g.work, _ = st.(backlog) // Map's: set before the watch starts
 	x := c.cancels()
+	x.gr = g
+	base := context.WithValue(context.WithoutCancel(c.parent), stoppingKey{}, g.stopping)
 	x.child, x.cancel = context.WithCancelCause(base)
 	c.setFlag(flagReady)
 	g.unwatch = context.AfterFunc(c.parent, c.ctxDone)
@@ -89,7 +89,7 @@ func (c *call) startGrace(d time.Duration) {
 // countBacklog gives a call with Grace whose starter does not count its
 // work not started (Scope's group) what does, for the probes' Stop.
 func (c *call) countBacklog(b backlog) {
-	if g := c.gr; g != nil {
+	if g := c.grace(); g != nil {
 		g.mu.Lock()
 		g.work = b
 		g.mu.Unlock()
@@ -101,7 +101,7 @@ func (c *call) countBacklog(b backlog) {
 // period, the functions then see Stopping closed.
 func (c *call) halt() {
 	c.setFlag(flagHalted)
-	if g := c.gr; g != nil {
+	if g := c.grace(); g != nil {
 		g.once.Do(func() { c.stop(0) })
 	}
 }
@@ -109,7 +109,7 @@ func (c *call) halt() {
 // stop begins the stop of a call with Grace: Stopping closes, and the
 // probes are told, with the grace period if it starts now.
 func (c *call) stop(grace time.Duration) {
-	close(c.gr.stopping)
+	close(c.grace().stopping)
 	if p, ok := probe.Load().(probe.Stopper); ok {
 		p.Stop(c.parent, c.report().e.Call, c.unstartedWork(), grace)
 	}
@@ -119,7 +119,7 @@ func (c *call) stop(grace time.Duration) {
 // Stop: 0 for RunN, which starts every function at once, -1 if the call
 // cannot tell (MapSeq).
 func (c *call) unstartedWork() int {
-	g := c.gr
+	g := c.grace()
 	g.mu.Lock()
 	work := g.work
 	g.mu.Unlock()
@@ -137,7 +137,7 @@ func (c *call) unstartedWork() int {
 // the grace period starts.
 func (c *call) ctxDone() {
 	c.setFlag(flagHalted)
-	g := c.gr
+	g := c.grace()
 	first := false
 	g.once.Do(func() { c.stop(g.d); first = true })
 	if !first {
@@ -159,7 +159,7 @@ func (c *call) endGrace() {
 	x := c.cs.Load() // made by startGrace
 	x.mu.Lock()
 	if x.child.Err() == nil {
-		c.gr.cut.Store(true)
+		x.gr.cut.Store(true)
 		x.cancel(context.Cause(c.parent))
 	}
 	x.mu.Unlock()
@@ -170,7 +170,7 @@ func (c *call) endGrace() {
 
 // releaseGrace drops the watch and the timer when the call returns.
 func (c *call) releaseGrace() {
-	g := c.gr
+	g := c.grace()
 	g.unwatch()
 	g.mu.Lock()
 	g.done = true
@@ -200,7 +200,7 @@ func (c *call) stopping() bool {
 // errgroup calls every function given to Go; Grace makes the end of ctx a
 // stop for both.
 func (c *call) startsAnyway() bool {
-	return c.runsEverything() || c.startsAll() && c.gr == nil
+	return (c.startsAll() || c.keepGoing() && c.kind != kindMapSeq && c.kind != kindMapSeqUnordered) && c.grace() == nil
 }
 
 // stopped reports whether the call was stopped, by Grace's stop, by
@@ -208,7 +208,7 @@ func (c *call) startsAnyway() bool {
 // unlike the caller's ctx ending without Grace, which a call notices when
 // it looks.
 func (c *call) stopped() bool {
-	return c.isHalted() || closedChan(c.outer)
+	return c.isHalted() || closedChan(c.outer())
 }
 
 // watchOuter makes a call that starts work over time (Map, ForEach, Scope,
@@ -217,7 +217,7 @@ func (c *call) stopped() bool {
 // wrap-up (a flush on Stopping), and runs all its work.
 func (c *call) watchOuter() {
 	if ch, ok := c.parent.Value(stoppingKey{}).(chan struct{}); ok && !closedChan(ch) {
-		c.outer = ch
+		c.cs.Load().outer = ch // such a call holds its cancelState from the start
 	}
 }
 

@@ -36,7 +36,7 @@ func Run2[T1, T2 any](ctx context.Context, f1 func(context.Context) (T1, error),
 	s := &run2[T1, T2]{call: call{n: 2}, f1: f1}
 	s.initKind(ctx, options("Run2", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(1)
-	s.startN(1)
+	startN(s, 1)
 	runLast(&s.call, s.outs[:], f2, &s.r2)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -78,7 +78,7 @@ func Run3[T1, T2, T3 any](ctx context.Context, f1 func(context.Context) (T1, err
 	s := &run3[T1, T2, T3]{call: call{n: 3}, f1: f1, f2: f2}
 	s.initKind(ctx, options("Run3", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(2)
-	s.startN(2)
+	startN(s, 2)
 	runLast(&s.call, s.outs[:], f3, &s.r3)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -132,7 +132,7 @@ func Run4[T1, T2, T3, T4 any](ctx context.Context, f1 func(context.Context) (T1,
 	s := &run4[T1, T2, T3, T4]{call: call{n: 4}, f1: f1, f2: f2, f3: f3}
 	s.initKind(ctx, options("Run4", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(3)
-	s.startN(3)
+	startN(s, 3)
 	runLast(&s.call, s.outs[:], f4, &s.r4)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -193,7 +193,7 @@ func Run5[T1, T2, T3, T4, T5 any](ctx context.Context, f1 func(context.Context) 
 	s := &run5[T1, T2, T3, T4, T5]{call: call{n: 5}, f1: f1, f2: f2, f3: f3, f4: f4}
 	s.initKind(ctx, options("Run5", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(4)
-	s.startN(4)
+	startN(s, 4)
 	runLast(&s.call, s.outs[:], f5, &s.r5)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -261,7 +261,7 @@ func Run6[T1, T2, T3, T4, T5, T6 any](ctx context.Context, f1 func(context.Conte
 	s := &run6[T1, T2, T3, T4, T5, T6]{call: call{n: 6}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5}
 	s.initKind(ctx, options("Run6", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(5)
-	s.startN(5)
+	startN(s, 5)
 	runLast(&s.call, s.outs[:], f6, &s.r6)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -336,7 +336,7 @@ func Run7[T1, T2, T3, T4, T5, T6, T7 any](ctx context.Context, f1 func(context.C
 	s := &run7[T1, T2, T3, T4, T5, T6, T7]{call: call{n: 7}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6}
 	s.initKind(ctx, options("Run7", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(6)
-	s.startN(6)
+	startN(s, 6)
 	runLast(&s.call, s.outs[:], f7, &s.r7)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -418,7 +418,7 @@ func Run8[T1, T2, T3, T4, T5, T6, T7, T8 any](ctx context.Context, f1 func(conte
 	s := &run8[T1, T2, T3, T4, T5, T6, T7, T8]{call: call{n: 8}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7}
 	s.initKind(ctx, options("Run8", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(7)
-	s.startN(7)
+	startN(s, 7)
 	runLast(&s.call, s.outs[:], f8, &s.r8)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -507,7 +507,7 @@ func Run9[T1, T2, T3, T4, T5, T6, T7, T8, T9 any](ctx context.Context, f1 func(c
 	s := &run9[T1, T2, T3, T4, T5, T6, T7, T8, T9]{call: call{n: 9}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8}
 	s.initKind(ctx, options("Run9", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(8)
-	s.startN(8)
+	startN(s, 8)
 	runLast(&s.call, s.outs[:], f9, &s.r9)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -603,7 +603,7 @@ func Run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10 any](ctx context.Context, f1 
 	s := &run10[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10]{call: call{n: 10}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9}
 	s.initKind(ctx, options("Run10", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(9)
-	s.startN(9)
+	startN(s, 9)
 	runLast(&s.call, s.outs[:], f10, &s.r10)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -706,7 +706,7 @@ func Run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11 any](ctx context.Context
 	s := &run11[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11]{call: call{n: 11}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10}
 	s.initKind(ctx, options("Run11", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(10)
-	s.startN(10)
+	startN(s, 10)
 	runLast(&s.call, s.outs[:], f11, &s.r11)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -816,7 +816,7 @@ func Run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12 any](ctx context.Co
 	s := &run12[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12]{call: call{n: 12}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11}
 	s.initKind(ctx, options("Run12", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(11)
-	s.startN(11)
+	startN(s, 11)
 	runLast(&s.call, s.outs[:], f12, &s.r12)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -933,7 +933,7 @@ func Run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13 any](ctx conte
 	s := &run13[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13]{call: call{n: 13}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12}
 	s.initKind(ctx, options("Run13", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(12)
-	s.startN(12)
+	startN(s, 12)
 	runLast(&s.call, s.outs[:], f13, &s.r13)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -1057,7 +1057,7 @@ func Run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14 any](ctx 
 	s := &run14[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14]{call: call{n: 14}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13}
 	s.initKind(ctx, options("Run14", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(13)
-	s.startN(13)
+	startN(s, 13)
 	runLast(&s.call, s.outs[:], f14, &s.r14)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -1188,7 +1188,7 @@ func Run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15 any]
 	s := &run15[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15]{call: call{n: 15}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14}
 	s.initKind(ctx, options("Run15", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(14)
-	s.startN(14)
+	startN(s, 14)
 	runLast(&s.call, s.outs[:], f15, &s.r15)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
@@ -1326,7 +1326,7 @@ func Run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16
 	s := &run16[T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15, T16]{call: call{n: 16}, f1: f1, f2: f2, f3: f3, f4: f4, f5: f5, f6: f6, f7: f7, f8: f8, f9: f9, f10: f10, f11: f11, f12: f12, f13: f13, f14: f14, f15: f15}
 	s.initKind(ctx, options("Run16", famRunN, opts), kindRunN, s, nil)
 	s.wg.Add(15)
-	s.startN(15)
+	startN(s, 15)
 	runLast(&s.call, s.outs[:], f16, &s.r16)
 	err := s.wait(s.outs[:])
 	if err != nil && !s.settled() {
