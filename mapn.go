@@ -186,6 +186,7 @@ func (s *mapping[In, Out]) work() {
 	if !s.keepGoing() || s.cs.gr != nil {
 		done = polled.Done()
 	}
+	outer := s.cs.outer // set before the workers start, as gr
 	failFast := !s.keepGoing()
 	// A Tracker follows this worker's calls in one Worker.
 	var w *probe.Worker
@@ -202,7 +203,7 @@ func (s *mapping[In, Out]) work() {
 			break
 		}
 		if f := s.flags.Load(); f&flagHalted != 0 || f&flagBudget != 0 && s.parent.Err() != nil ||
-			isDone(polled, done) || closedChan(s.cs.outer) {
+			isDone(polled, done) || closedChan(outer) {
 			s.stopped.Store(true)
 			exiting = false
 			return
