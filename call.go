@@ -24,7 +24,7 @@ type call struct {
 	wg     sync.WaitGroup
 	parent context.Context
 	kind   callKind      // names the call in errors and chooses its rules
-	opts   uint8         // the options' flags (KeepGoing, Settled, ...); Grace's period is in gr
+	opts   uint8         // the options' flags (KeepGoing, Settled, ...); Grace's period is in the cancelState's gr
 	n      uint8         // RunN: N, which names the call
 	flags  atomic.Uint32 // flagReady, flagFailed, flagHalted: set once each, never cleared
 
