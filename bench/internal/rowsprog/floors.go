@@ -97,6 +97,8 @@ var floorRows = []target{
 	{"spawn16-floor144", "floor: 144-byte results, 3 allocations a child", "peer", 0},
 	{"newgroup16-floor", "floor of NewGroup, 16: a WaitGroup, a goroutine a child", "peer", 0},
 	{"newgroup1000-floor", "floor of NewGroup, 1,000", "peer", 0},
+	{"newgroup1000-floorfn", "floor of NewGroup, 1,000, each function a value (2 allocations a child)", "peer", 0},
+	{"mapseq1000-floor", "floor of MapSeq, 1,000, limit 8: a lazy pull, two channels", "peer", 0},
 }
 
 func init() {
@@ -104,6 +106,8 @@ func init() {
 	rows["spawn16-floor32"] = row{task: spawnFloor(16), peer: peer}
 	rows["spawn16-floor96"] = row{task: spawnFloorOf(16, func() *result32 { return &new(result96).result32 }), peer: peer}
 	rows["spawn16-floor144"] = row{task: spawnFloorOf(16, func() *result32 { return &new(result144).result32 }), peer: peer}
+	rows["newgroup1000-floorfn"] = row{task: groupFloorFn(1000), peer: rows["newgroup1000"].peer}
+	rows["mapseq1000-floor"] = row{task: mapSeqFloor(1000, 8), peer: rows["mapseq1000"].peer}
 	for _, name := range []string{"newgroup16", "newgroup1000"} {
 		rows[name+"-floor"] = row{task: rows[name].floor, peer: rows[name].peer}
 	}
