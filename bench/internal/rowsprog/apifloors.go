@@ -9,7 +9,8 @@ import (
 
 // The floors that the API sets, beside those of the work alone
 // (floors.go): code written by hand that takes what the library's call
-// takes and keeps what its docs promise, and does nothing else.
+// takes and does what its docs promise of the row's work, and nothing
+// else.
 
 // groupFloorFn is floorGroup with each child's function passed as a
 // value, as Group.Go takes it: the caller's closure and the goroutine's,
@@ -50,10 +51,12 @@ func (s *fnGroup) goFn(ctx context.Context, fn func(context.Context) error) {
 	}()
 }
 
-// mapSeqFloor is MapSeq by hand, with what its docs promise and nothing
-// more: the inputs pulled lazily on the consumer's goroutine, at most
-// limit calls at once in limit workers, at most 2×limit inputs pulled
-// ahead of the next result, and the results yielded in input order. The
+// mapSeqFloor is MapSeq by hand, with the part of what its docs promise
+// that the row exercises and nothing more: the inputs pulled lazily on the
+// consumer's goroutine, at most limit calls at once in limit workers, at
+// most 2×limit inputs pulled ahead of the next result, and the results
+// yielded in input order. It has none of the rules of failures, panics and
+// cancellation, which would only add to it. The
 // inputs go to the workers over one channel (of limit places) and the
 // results come back over another (of 2×limit); the consumer keeps the
 // results that came early in a ring. Breaking out of the loop lets the
