@@ -98,10 +98,10 @@ func floorSeq(ctx context.Context, inputs iter.Seq[int], limit int, fn func(cont
 		ready := make([]bool, window)
 		next, pulled := 0, 0
 		stop := false
-		// take receives one result and yields every result now in order.
-		take := func() {
-			r := <-results
-			ring[r.i%window], ready[r.i%window] = r, true
+		// flush yields every result now in order; take receives one more
+		// first. Past a flush, the next result is not in the ring: it is
+		// to come, so take does not wait in vain.
+		flush := func() {
 			for !stop && ready[next%window] {
 				r := ring[next%window]
 				ready[next%window] = false
@@ -111,8 +111,13 @@ func floorSeq(ctx context.Context, inputs iter.Seq[int], limit int, fn func(cont
 				}
 			}
 		}
+		take := func() {
+			r := <-results
+			ring[r.i%window], ready[r.i%window] = r, true
+			flush()
+		}
 		for x := range inputs {
-			for !stop && pulled-next >= window {
+			for flush(); !stop && pulled-next >= window; {
 				take()
 			}
 			if stop {
@@ -130,16 +135,7 @@ func floorSeq(ctx context.Context, inputs iter.Seq[int], limit int, fn func(cont
 			}
 		}
 		close(jobs)
-		for !stop && next < pulled {
-			if ready[next%window] {
-				r := ring[next%window]
-				ready[next%window] = false
-				next++
-				if !yield(r.v, r.err) {
-					stop = true
-				}
-				continue
-			}
+		for flush(); !stop && next < pulled; {
 			take()
 		}
 		go func() { wg.Wait(); close(results) }()
